@@ -1,0 +1,48 @@
+#!/bin/bash
+# `agentjail check PROFILE...` validates profiles by name or path: exit 0 when
+# all are valid, 1 when any is not, naming the bad one; every shipped profile
+# is valid.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+
+shipped=()
+for f in "$PROFILES"/*.toml; do shipped+=("$(basename "$f" .toml)"); done
+check "the source tree ships base, default and strict" \
+  sh -c "ls '$PROFILES' | grep -qx base.toml && ls '$PROFILES' | grep -qx default.toml &&
+    ls '$PROFILES' | grep -qx strict.toml"
+
+for p in "${shipped[@]}"; do
+  capture aj check --profile-dir "$PROFILES" "$p"
+  check_capture "check $p (shipped) exits 0" rc_is 0
+done
+capture aj check --profile-dir "$PROFILES" "${shipped[@]}"
+check_capture "check of all shipped profiles at once exits 0" rc_is 0
+capture aj check --profile-dir "$PROFILES" "$PROFILES/default.toml"
+check_capture "check by path exits 0" rc_is 0
+
+mkdir -p "$T/bad"
+printf '[filesystem]\nhide = "not-a-list"\n' >"$T/bad/wrongtype.toml"
+printf '[limits]\nmemory = "lots"\n' >"$T/bad/badsize.toml"
+printf '[profile]\nextends = ["itest-cycle-b"]\n' >"$PROFILES/itest-cycle-a.toml"
+printf '[profile]\nextends = ["itest-cycle-a"]\n' >"$PROFILES/itest-cycle-b.toml"
+printf '[filesystem]\nread_only = ["relative/path"]\n' >"$T/bad/relative.toml"
+printf '[profile]\nextends = ["itest-no-such-parent"]\n' >"$T/bad/noparent.toml"
+chmod -R a+rX "$T/bad" "$PROFILES"
+
+for b in wrongtype badsize relative noparent; do
+  capture aj check --profile-dir "$PROFILES" "$T/bad/$b.toml"
+  check_capture "check $b.toml exits 1" rc_is 1
+  check_capture "check $b.toml names the file" any_matches "$b\\.toml"
+done
+capture aj check --profile-dir "$PROFILES" itest-cycle-a
+check_capture "check of an extends cycle exits 1" rc_is 1
+check_capture "... and says it is a cycle" any_matches '[Cc]ycl'
+
+capture aj check --profile-dir "$PROFILES" default "$T/bad/badsize.toml"
+check_capture "one bad profile among good ones: exit 1" rc_is 1
+check_capture "... naming the bad one" any_matches 'badsize\.toml'
+capture aj check --profile-dir "$PROFILES" itest-no-such-profile
+check_capture "check of a profile that does not exist exits non-zero" [ "$RC" -ne 0 ]
+check_capture "... and names it" any_matches 'itest-no-such-profile'
+
+finish

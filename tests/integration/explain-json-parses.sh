@@ -1,0 +1,40 @@
+#!/bin/bash
+# `agentjail explain --json` prints the effective policy (after extends and the
+# command line) as one JSON object: the workspace is writable, the hidden
+# credential paths are listed (expanded), and a command-line --ro shows up.
+# `explain` without --json prints text with the same facts.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+
+PY=/usr/bin/python3
+flat=$AJ_TEST_DIR/probe/jsonflat.py
+mkdir -p "$T/extra-ro"
+
+# Control: the JSON check can fail.
+OUT=$(printf '[1, 2' | "$PY" "$flat")
+RC=$?
+check_capture "control: the JSON check rejects broken JSON" rc_is 1
+
+capture aj explain --profile-dir "$PROFILES"
+check_capture "explain exits 0" rc_is 0
+check_capture "explain (text) names the workspace" any_matches "$WS"
+check_capture "explain (text) names ~/.ssh as hidden" any_matches "$FAKE_HOME/\\.ssh|~/\\.ssh"
+
+capture aj explain --profile-dir "$PROFILES" --json --ro "$T/extra-ro"
+check_capture "explain --json exits 0" rc_is 0
+json=$OUT
+OUT=$(printf '%s' "$json" | "$PY" "$flat")
+RC=$?
+check_capture "explain --json is a JSON object" out_has_line TYPE:object
+check_capture "explain --json names the workspace ($WS)" out_has "\"$WS"
+check_capture "explain --json lists the hidden ~/.ssh" \
+  any_matches "=\"($FAKE_HOME|~|\\\$\\{HOME\\})/\\.ssh\""
+check_capture "explain --json includes the command line's --ro $T/extra-ro" out_has "\"$T/extra-ro"
+check_capture "explain --json says the network is none or loopback" \
+  any_matches '^[^=]*net[^=]*="(none|loopback)"$'
+
+capture aj explain --profile-dir "$PROFILES" --json --net host
+OUT=$(printf '%s' "$OUT" | "$PY" "$flat")
+check_capture "explain --json --net host: the CLI override shows" any_matches '^[^=]*net[^=]*="host"$'
+
+finish
