@@ -1,0 +1,192 @@
+#include "seccomp/arg_rules.h"
+
+#include <errno.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+
+#include <algorithm>
+#include <bit>
+
+namespace aj {
+namespace {
+
+constexpr std::uint64_t kLow32 = 0xffffffffULL;
+
+// Namespace flags of clone(). CLONE_NEWTIME (0x80) is left out: in clone()'s
+// flags that bit belongs to the exit signal (CSIGNAL), and the kernel strips it
+// before looking at namespace flags; only clone3() and unshare() can ask for a
+// time namespace.
+constexpr std::uint64_t kCloneNamespaceFlags = CLONE_NEWNS | CLONE_NEWCGROUP | CLONE_NEWUTS |
+                                               CLONE_NEWIPC | CLONE_NEWUSER | CLONE_NEWPID |
+                                               CLONE_NEWNET;
+constexpr std::uint64_t kUnshareNamespaceFlags = kCloneNamespaceFlags | CLONE_NEWTIME;
+
+// personality(): 0 is PER_LINUX, the default persona; 0xffffffff only queries.
+// Everything else (ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC, other ABIs) changes
+// how exec'd programs are laid out.
+constexpr std::uint64_t kPersonalityQuery = 0xffffffffULL;
+
+ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~std::uint64_t{0}) {
+  return ArgCmp{arg, op, datum, mask};
+}
+
+ArgFilter socket_filter(bool unix_only) {
+  ArgFilter f{"socket", EAFNOSUPPORT, {}, {}, {}};
+  std::vector<std::uint64_t> families = {AF_UNIX};
+  if (unix_only) {
+    f.why = "only AF_UNIX sockets (no network namespace and --net none)";
+  } else {
+    families.push_back(AF_INET);
+    families.push_back(AF_INET6);
+    // AF_NETLINK only with NETLINK_ROUTE: glibc's getaddrinfo (AI_ADDRCONFIG),
+    // if_nameindex and getifaddrs, Python's socket.if_nameindex and Node's
+    // os.networkInterfaces() read addresses and links over it. Other netlink
+    // protocols (audit, netfilter, uevents, ...) reach far more kernel code.
+    families.push_back(AF_NETLINK);
+    f.why = "only AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE";
+  }
+  f.deny = rules_arg_outside(0, families);
+  f.complement = rules_arg_in(0, families);
+  if (!unix_only) {
+    // Split AF_NETLINK on the protocol (argument 2).
+    auto is_netlink = [](const ArgRule& r) {
+      return r.all_of.size() == 1 && r.all_of[0].op == ArgOp::kEq &&
+             r.all_of[0].datum == AF_NETLINK;
+    };
+    std::erase_if(f.complement, is_netlink);
+    f.complement.push_back(
+        {{cmp(0, ArgOp::kEq, AF_NETLINK), cmp(2, ArgOp::kEq, NETLINK_ROUTE)}});
+    f.deny.push_back({{cmp(0, ArgOp::kEq, AF_NETLINK), cmp(2, ArgOp::kNe, NETLINK_ROUTE)}});
+  }
+  return f;
+}
+
+}  // namespace
+
+bool ArgCmp::matches(const SyscallArgs& args) const {
+  const std::uint64_t v = args[arg];
+  switch (op) {
+    case ArgOp::kEq: return v == datum;
+    case ArgOp::kNe: return v != datum;
+    case ArgOp::kGt: return v > datum;
+    case ArgOp::kMaskedEq: return (v & mask) == datum;
+  }
+  return false;
+}
+
+bool ArgRule::matches(const SyscallArgs& args) const {
+  return std::all_of(all_of.begin(), all_of.end(),
+                     [&](const ArgCmp& c) { return c.matches(args); });
+}
+
+bool any_matches(const std::vector<ArgRule>& rules, const SyscallArgs& args) {
+  return std::any_of(rules.begin(), rules.end(),
+                     [&](const ArgRule& r) { return r.matches(args); });
+}
+
+std::vector<ArgRule> rules_arg_in(unsigned arg, const std::vector<std::uint64_t>& values) {
+  std::vector<ArgRule> out;
+  for (std::uint64_t v : values) out.push_back({{cmp(arg, ArgOp::kEq, v)}});
+  return out;
+}
+
+std::vector<ArgRule> rules_arg_outside(unsigned arg, std::vector<std::uint64_t> allowed) {
+  std::sort(allowed.begin(), allowed.end());
+  allowed.erase(std::unique(allowed.begin(), allowed.end()), allowed.end());
+  std::vector<ArgRule> out;
+  std::uint64_t lo = 0;  // first value not yet covered
+  for (std::uint64_t a : allowed) {
+    // Cover [lo, a - 1] with aligned blocks [start, start + size - 1].
+    while (lo < a) {
+      std::uint64_t size = lo == 0 ? (std::uint64_t{1} << 63) : (lo & (~lo + 1));
+      while (size > a - lo) size >>= 1;
+      if (size == 1) {
+        out.push_back({{cmp(arg, ArgOp::kEq, lo)}});
+      } else {
+        out.push_back({{cmp(arg, ArgOp::kMaskedEq, lo, ~(size - 1))}});
+      }
+      lo += size;
+    }
+    lo = a + 1;  // a == UINT64_MAX would leave nothing above; the tail check handles it
+  }
+  if (allowed.empty()) {
+    out.push_back({{cmp(arg, ArgOp::kMaskedEq, 0, 0)}});  // matches everything
+  } else if (allowed.back() != ~std::uint64_t{0}) {
+    out.push_back({{cmp(arg, ArgOp::kGt, allowed.back())}});
+  }
+  return out;
+}
+
+std::vector<ArgRule> rules_low32_either(unsigned arg, std::uint32_t a, std::uint32_t b) {
+  std::vector<ArgRule> out = {{{cmp(arg, ArgOp::kMaskedEq, a, kLow32)}}};
+  if (a != b) out.push_back({{cmp(arg, ArgOp::kMaskedEq, b, kLow32)}});
+  return out;
+}
+
+std::vector<ArgRule> rules_low32_neither(unsigned arg, std::uint32_t a, std::uint32_t b) {
+  std::vector<ArgRule> out;
+  const std::uint32_t differ = a ^ b;
+  for (unsigned i = 0; i < 32; ++i) {
+    const std::uint32_t bi = 1U << i;
+    if ((differ & bi) == 0) {
+      // Bit i differs from a, hence from b too.
+      out.push_back({{cmp(arg, ArgOp::kMaskedEq, ~a & bi, bi)}});
+      continue;
+    }
+    for (unsigned j = 0; j < 32; ++j) {
+      const std::uint32_t bj = 1U << j;
+      if (j == i || (differ & bj) == 0) continue;
+      // Bit i differs from a, bit j differs from b.
+      out.push_back({{cmp(arg, ArgOp::kMaskedEq, (~a & bi) | (~b & bj), bi | bj)}});
+    }
+  }
+  return out;
+}
+
+std::vector<ArgRule> rules_any_bit(unsigned arg, std::uint64_t bits) {
+  std::vector<ArgRule> out;
+  for (unsigned i = 0; i < 64; ++i) {
+    const std::uint64_t bit = std::uint64_t{1} << i;
+    if (bits & bit) out.push_back({{cmp(arg, ArgOp::kMaskedEq, bit, bit)}});
+  }
+  return out;
+}
+
+std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits) {
+  return {{{cmp(arg, ArgOp::kMaskedEq, 0, bits)}}};
+}
+
+std::vector<ArgFilter> baseline_arg_filters(bool sockets_unix_only) {
+  std::vector<ArgFilter> out;
+  out.push_back({"ioctl", EPERM, rules_low32_either(1, TIOCSTI, TIOCLINUX),
+                 rules_low32_neither(1, TIOCSTI, TIOCLINUX),
+                 "TIOCSTI and TIOCLINUX (typing into the terminal) denied"});
+  out.push_back({"clone", EPERM, rules_any_bit(0, kCloneNamespaceFlags),
+                 rules_no_bit(0, kCloneNamespaceFlags), "no new namespaces"});
+  out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),
+                 rules_no_bit(0, kUnshareNamespaceFlags), "no new namespaces"});
+  out.push_back(socket_filter(sockets_unix_only));
+  out.push_back({"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}),
+                 rules_arg_in(0, {AF_UNIX}), "only AF_UNIX socket pairs"});
+  out.push_back({"personality", EPERM, rules_arg_outside(0, {0, kPersonalityQuery}),
+                 rules_arg_in(0, {0, kPersonalityQuery}),
+                 "only the default persona (PER_LINUX) and queries"});
+  return out;
+}
+
+const std::vector<FixedRule>& baseline_fixed_rules() {
+  static const std::vector<FixedRule> rules = {
+      // The filter is installed just before execve(COMMAND): denying it would
+      // make the jail unable to start anything.
+      {"execve", 0, "always allowed: the filter is installed before the command is executed"},
+      // clone3 passes its flags in a struct a filter cannot read; ENOSYS makes
+      // glibc fall back to clone(), whose flags the filter checks.
+      {"clone3", ENOSYS, "answered with ENOSYS so libc falls back to clone"},
+      {"setns", EPERM, "joining other namespaces denied"},
+  };
+  return rules;
+}
+
+}  // namespace aj

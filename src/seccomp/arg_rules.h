@@ -1,0 +1,77 @@
+// The built-in part of every seccomp filter, as data: argument filters and
+// fixed answers that apply whatever the profile says. Pure: no libseccomp here,
+// so the rule algebra (each filter's `complement` is exactly the calls its
+// `deny` does not match) is unit-tested by evaluating rules directly.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace aj {
+
+using SyscallArgs = std::array<std::uint64_t, 6>;
+
+enum class ArgOp { kEq, kNe, kGt, kMaskedEq };
+
+// One comparison of a 64-bit syscall argument, as libseccomp evaluates it on a
+// 64-bit architecture.
+struct ArgCmp {
+  unsigned arg = 0;  // 0..5
+  ArgOp op = ArgOp::kEq;
+  std::uint64_t datum = 0;
+  std::uint64_t mask = ~std::uint64_t{0};  // kMaskedEq: (value & mask) == datum
+
+  bool matches(const SyscallArgs& args) const;
+};
+
+// All comparisons hold. libseccomp accepts at most one comparison per argument
+// in a rule, so ranges are written as several rules.
+struct ArgRule {
+  std::vector<ArgCmp> all_of;
+
+  bool matches(const SyscallArgs& args) const;
+};
+
+bool any_matches(const std::vector<ArgRule>& rules, const SyscallArgs& args);
+
+struct ArgFilter {
+  std::string_view syscall;
+  int deny_errno = 0;
+  std::vector<ArgRule> deny;        // calls refused with deny_errno
+  std::vector<ArgRule> complement;  // exactly the calls `deny` does not match
+  std::string_view why;
+};
+
+// A syscall whose answer the profile cannot change.
+struct FixedRule {
+  std::string_view syscall;
+  int errnum = 0;  // 0: allowed
+  std::string_view why;
+};
+
+std::vector<ArgFilter> baseline_arg_filters(bool sockets_unix_only);
+const std::vector<FixedRule>& baseline_fixed_rules();
+
+// Building blocks, exposed for the tests.
+
+// One rule per value: arg == v.
+std::vector<ArgRule> rules_arg_in(unsigned arg, const std::vector<std::uint64_t>& values);
+// Rules matching every 64-bit value not in `allowed`: the gaps between allowed
+// values as aligned power-of-two blocks (one masked comparison each) and one
+// "greater than the largest" rule.
+std::vector<ArgRule> rules_arg_outside(unsigned arg, std::vector<std::uint64_t> allowed);
+// Low 32 bits of arg equal to a or to b (the kernel reads ioctl requests as
+// unsigned int, so the high bits must not matter).
+std::vector<ArgRule> rules_low32_either(unsigned arg, std::uint32_t a, std::uint32_t b);
+// Low 32 bits of arg equal to neither a nor b: a value differs from both when
+// one bit differs from both (a bit where a and b agree) or when one bit differs
+// from a and another from b (two bits where they disagree).
+std::vector<ArgRule> rules_low32_neither(unsigned arg, std::uint32_t a, std::uint32_t b);
+// One rule per bit: arg has that bit set.
+std::vector<ArgRule> rules_any_bit(unsigned arg, std::uint64_t bits);
+// arg has none of the bits set.
+std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits);
+
+}  // namespace aj

@@ -1,0 +1,272 @@
+#include "seccomp/filter.h"
+
+#include <errno.h>
+#include <fmt/format.h>
+#include <linux/filter.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <map>
+#include <memory>
+#include <set>
+
+#include "base/unique_fd.h"
+#include "seccomp/arg_rules.h"
+#include "seccomp/groups.h"
+#include "seccomp/names.h"
+
+namespace aj {
+
+static_assert(sizeof(BpfInsn) == sizeof(sock_filter));
+static_assert(offsetof(BpfInsn, code) == offsetof(sock_filter, code));
+static_assert(offsetof(BpfInsn, jt) == offsetof(sock_filter, jt));
+static_assert(offsetof(BpfInsn, jf) == offsetof(sock_filter, jf));
+static_assert(offsetof(BpfInsn, k) == offsetof(sock_filter, k));
+
+namespace {
+
+// Native syscall numbers stay below this on x86_64 and aarch64 (x86_64's 512+
+// are x32 entries, only reachable with the x32 bit, which the filter kills).
+constexpr int kSyscallNumberLimit = 512;
+
+using FilterCtx = std::unique_ptr<void, decltype(&seccomp_release)>;
+
+// How a syscall was reached from a list: 0 not at all, 1 through a group,
+// 2 by name. The more direct mention wins; a tie goes to deny.
+struct Reach {
+  int deny = 0;
+  int allow = 0;
+  const SourceLoc* deny_where = nullptr;
+};
+
+struct Compiler {
+  const SeccompPolicy& policy;
+  scmp_filter_ctx ctx = nullptr;
+  std::uint32_t profile_action = SCMP_ACT_ERRNO(EPERM);
+  std::uint32_t default_action = SCMP_ACT_ALLOW;
+  std::map<int, Reach> reach;
+
+  std::uint32_t effective(int nr) const {
+    auto it = reach.find(nr);
+    if (it == reach.end()) return default_action;
+    const Reach& r = it->second;
+    if (r.deny == 0 && r.allow == 0) return default_action;
+    return r.deny >= r.allow ? profile_action : SCMP_ACT_ALLOW;
+  }
+};
+
+std::string located(const SourceLoc& where, const std::string& message) {
+  return where.file.empty() ? message : where.str() + ": " + message;
+}
+
+bool is_denial(std::uint32_t action) {
+  return action == SCMP_ACT_KILL_PROCESS || action == SCMP_ACT_KILL_THREAD ||
+         (action & 0xffff0000U) == SCMP_ACT_ERRNO(0);
+}
+
+// The kernel's precedence when several answers apply; ties keep `a`.
+int severity(std::uint32_t action) {
+  if (action == SCMP_ACT_KILL_PROCESS) return 3;
+  if (action == SCMP_ACT_KILL_THREAD) return 2;
+  if ((action & 0xffff0000U) == SCMP_ACT_ERRNO(0)) return 1;
+  return 0;
+}
+std::uint32_t harder(std::uint32_t a, std::uint32_t b) { return severity(b) > severity(a) ? b : a; }
+
+std::string known_groups() {
+  std::string out;
+  for (const SyscallGroup& g : syscall_groups()) {
+    if (!out.empty()) out += ", ";
+    out += g.name;
+  }
+  return out;
+}
+
+Result<> mark_list(const StringList& list, bool deny, Compiler* c) {
+  const char* key = deny ? "deny" : "allow";
+  for (const Item<std::string>& item : list) {
+    const std::string& name = item.value;
+    std::vector<std::string_view> members;
+    int level = 2;
+    if (name.starts_with('@')) {
+      if (find_syscall_group(name) == nullptr) {
+        return fail(located(item.where, fmt::format("unknown syscall group '{}' in [seccomp] {} "
+                                                    "(known groups: {})",
+                                                    name, key, known_groups())));
+      }
+      members = expand_syscall_group(name);
+      level = 1;
+    } else {
+      members.push_back(name);
+    }
+    for (std::string_view m : members) {
+      const std::optional<int> nr = seccomp_syscall_number(m);
+      if (!nr) {
+        return fail(located(item.where,
+                            fmt::format("unknown system call '{}' in [seccomp] {}", m, key)));
+      }
+      if (*nr < 0) continue;  // not on this architecture: nothing to filter
+      Reach& r = c->reach[*nr];
+      if (deny && level > r.deny) {
+        r.deny = level;
+        r.deny_where = &item.where;
+      }
+      if (!deny) r.allow = std::max(r.allow, level);
+    }
+  }
+  return {};
+}
+
+Result<std::uint32_t> action_of(const SeccompPolicy& p) {
+  const SeccompAction a = p.action ? p.action->value : SeccompAction::kErrno;
+  switch (a) {
+    case SeccompAction::kKill: return SCMP_ACT_KILL_PROCESS;
+    case SeccompAction::kLog: return SCMP_ACT_LOG;
+    case SeccompAction::kErrno: break;
+  }
+  const int e = p.errno_value ? p.errno_value->value : EPERM;
+  if (e < 1 || e > 4095) {
+    const SourceLoc where = p.errno_value ? p.errno_value->where : SourceLoc{};
+    return fail(located(where, fmt::format("[seccomp] errno must be between 1 and 4095, not {}", e)));
+  }
+  return SCMP_ACT_ERRNO(static_cast<std::uint32_t>(e));
+}
+
+scmp_compare to_scmp(ArgOp op) {
+  switch (op) {
+    case ArgOp::kEq: return SCMP_CMP_EQ;
+    case ArgOp::kNe: return SCMP_CMP_NE;
+    case ArgOp::kGt: return SCMP_CMP_GT;
+    case ArgOp::kMaskedEq: return SCMP_CMP_MASKED_EQ;
+  }
+  return SCMP_CMP_EQ;
+}
+
+// Adds one rule; a rule whose action is the default is a no-op, which
+// libseccomp refuses (EACCES), so it is skipped here.
+Result<> add_rule(const Compiler& c, std::uint32_t action, int nr, const ArgRule* rule = nullptr) {
+  if (action == c.default_action) return {};
+  std::vector<scmp_arg_cmp> cmps;
+  if (rule != nullptr) {
+    for (const ArgCmp& a : rule->all_of) {
+      // libseccomp's masked comparison takes the mask first, then the datum.
+      cmps.push_back(a.op == ArgOp::kMaskedEq ? scmp_arg_cmp{a.arg, SCMP_CMP_MASKED_EQ, a.mask, a.datum}
+                                              : scmp_arg_cmp{a.arg, to_scmp(a.op), a.datum, 0});
+    }
+  }
+  const int rc = seccomp_rule_add_exact_array(c.ctx, action, nr, static_cast<unsigned>(cmps.size()),
+                                              cmps.data());
+  if (rc < 0) return sys_error("seccomp_rule_add", seccomp_syscall_name(nr), -rc);
+  return {};
+}
+
+int native_nr(std::string_view name) { return seccomp_syscall_number(name).value_or(-1); }
+
+Result<> add_fixed_rules(const Compiler& c, std::set<int>* special) {
+  for (const FixedRule& f : baseline_fixed_rules()) {
+    const int nr = native_nr(f.syscall);
+    if (nr < 0) continue;
+    special->insert(nr);
+    std::uint32_t action = f.errnum == 0 ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(f.errnum);
+    // setns: a profile asking to kill on it gets that; clone3 must stay ENOSYS
+    // or thread creation would fail.
+    if (f.syscall == "setns") action = harder(c.effective(nr), action);
+    AJ_TRY(add_rule(c, action, nr));
+  }
+  return {};
+}
+
+// The profile decides what happens to the calls the built-in filter does not
+// refuse: ALLOW or LOG need the built-in deny rules plus, when that is not the
+// default, the complement rules carrying it; a denial covers the whole syscall.
+Result<> add_arg_filters(const Compiler& c, const SeccompOptions& o, std::set<int>* special) {
+  for (const ArgFilter& f : baseline_arg_filters(o.sockets_unix_only)) {
+    const int nr = native_nr(f.syscall);
+    if (nr < 0) continue;
+    special->insert(nr);
+    const std::uint32_t rest = c.effective(nr);
+    if (is_denial(rest)) {
+      AJ_TRY(add_rule(c, rest, nr));
+      continue;
+    }
+    for (const ArgRule& r : f.deny) AJ_TRY(add_rule(c, SCMP_ACT_ERRNO(f.deny_errno), nr, &r));
+    if (rest != c.default_action) {
+      for (const ArgRule& r : f.complement) AJ_TRY(add_rule(c, rest, nr, &r));
+    }
+  }
+  return {};
+}
+
+Result<BpfProgram> export_program(scmp_filter_ctx ctx) {
+  UniqueFd fd(memfd_create("agentjail-seccomp", MFD_CLOEXEC));
+  if (!fd) return sys_error("memfd_create", "agentjail-seccomp", errno);
+  const int rc = seccomp_export_bpf(ctx, fd.get());
+  if (rc < 0) return sys_error("seccomp_export_bpf", "", -rc);
+  const off_t size = lseek(fd.get(), 0, SEEK_END);
+  if (size < 0) return sys_error("lseek", "agentjail-seccomp", errno);
+  if (size % sizeof(BpfInsn) != 0 || size == 0) {
+    return fail(fmt::format("seccomp_export_bpf wrote {} bytes, not whole instructions", size));
+  }
+  BpfProgram prog;
+  prog.insns.resize(static_cast<size_t>(size) / sizeof(BpfInsn));
+  const ssize_t n = pread(fd.get(), prog.insns.data(), static_cast<size_t>(size), 0);
+  if (n < 0) return sys_error("pread", "agentjail-seccomp", errno);
+  if (n != size) return fail("short read of the exported seccomp filter");
+  if (prog.insns.size() > BPF_MAXINSNS) {
+    return fail(fmt::format("the seccomp filter has {} instructions; the kernel accepts {}",
+                            prog.insns.size(), BPF_MAXINSNS));
+  }
+  return prog;
+}
+
+}  // namespace
+
+Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOptions& options) {
+  Compiler c{policy};
+  c.profile_action = AJ_TRY(action_of(policy));
+  const bool default_deny =
+      policy.default_action && policy.default_action->value == SeccompDefault::kDeny;
+  c.default_action = default_deny ? c.profile_action : SCMP_ACT_ALLOW;
+  AJ_TRY(mark_list(policy.deny, true, &c));
+  AJ_TRY(mark_list(policy.allow, false, &c));
+
+  const int execve = native_nr("execve");
+  if (auto it = c.reach.find(execve); it != c.reach.end() && it->second.deny_where != nullptr &&
+                                      is_denial(c.effective(execve))) {
+    return fail(located(*it->second.deny_where,
+                        "execve cannot be denied: the filter is installed just before the "
+                        "command is executed"));
+  }
+
+  FilterCtx owner(seccomp_init(c.default_action), &seccomp_release);
+  if (!owner) return fail("seccomp_init failed");
+  c.ctx = owner.get();
+  // Other architectures' syscalls (i386 int 0x80) kill; libseccomp also sends
+  // x32 numbers (nr >= 0x40000000) on x86_64 to this action. We set
+  // no_new_privs ourselves and only export, so CTL_NNP is off.
+  for (auto [attr, value] : {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
+                             std::pair{SCMP_FLTATR_CTL_NNP, 0U},
+                             std::pair{SCMP_FLTATR_CTL_OPTIMIZE, 2U}}) {
+    const int rc = seccomp_attr_set(c.ctx, attr, value);
+    if (rc < 0) return sys_error("seccomp_attr_set", fmt::format("{}", static_cast<int>(attr)), -rc);
+  }
+
+  std::set<int> special;
+  AJ_TRY(add_fixed_rules(c, &special));
+  AJ_TRY(add_arg_filters(c, options, &special));
+  for (const auto& [nr, r] : c.reach) {
+    if (!special.contains(nr)) AJ_TRY(add_rule(c, c.effective(nr), nr));
+  }
+  // Syscalls newer than libseccomp's table: ENOSYS, so libc falls back to the
+  // older call it knows (as it would on an older kernel), instead of failing on
+  // EPERM or dying.
+  if (is_denial(c.default_action) && c.default_action != SCMP_ACT_ERRNO(ENOSYS)) {
+    for (int nr = seccomp_highest_known_syscall() + 1; nr < kSyscallNumberLimit; ++nr) {
+      AJ_TRY(add_rule(c, SCMP_ACT_ERRNO(ENOSYS), nr));
+    }
+  }
+  return export_program(c.ctx);
+}
+
+}  // namespace aj

@@ -1,0 +1,46 @@
+// Compiles the [seccomp] part of a policy into a classic BPF program with
+// libseccomp, in the parent. The child only installs the bytes
+// (sys/seccomp_install.h), so no libseccomp code runs after clone.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "base/error.h"
+#include "policy/policy.h"
+
+namespace aj {
+
+// Same layout as the kernel's struct sock_filter.
+struct BpfInsn {
+  std::uint16_t code;
+  std::uint8_t jt;
+  std::uint8_t jf;
+  std::uint32_t k;
+};
+
+struct BpfProgram {
+  std::vector<BpfInsn> insns;
+};
+
+struct SeccompOptions {
+  // No user namespace and --net none: no network namespace hides the host's
+  // network, so only AF_UNIX sockets may be created.
+  bool sockets_unix_only = false;
+};
+
+// The filter for `policy`:
+//  - `deny` names and groups get the profile action (errno: EPERM or the
+//    configured errno_value; kill: the whole process; log: allowed, logged);
+//  - with default = "deny", everything else gets that action except `allow`
+//    names and groups; syscalls newer than libseccomp's table get ENOSYS so
+//    libc falls back to older ones;
+//  - when both lists reach a syscall, the one naming it directly beats the
+//    one reaching it through a group; a tie goes to deny;
+//  - the built-in rules of arg_rules.h apply on top whatever the profile says;
+//    execve is always allowed (a profile that denies it is an error);
+//  - other architectures' syscalls (i386 int 0x80, x32) kill the process.
+// Fails with FILE:LINE:COL and the name for an unknown syscall or group.
+Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOptions& options);
+
+}  // namespace aj
