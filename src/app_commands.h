@@ -1,0 +1,35 @@
+// One function per subcommand; each returns the process exit code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "cli/cli.h"
+#include "plan/plan.h"
+#include "policy/policy.h"
+#include "profile/diagnostic.h"
+#include "profile/search.h"
+
+namespace aj {
+
+int command_run(const CliOptions& o);
+int command_check(const CliOptions& o);
+int command_explain(const CliOptions& o);
+int command_features(const CliOptions& o);
+int command_profiles(const CliOptions& o);
+
+// Shared by run and explain: profile chain + CLI layer -> Policy, then Plan.
+struct Prepared {
+  Policy policy;
+  HostFacts facts;
+  Plan plan;
+};
+std::vector<SearchDir> profile_search_path(const CliOptions& o);
+void print_diagnostics(const std::vector<Diagnostic>& diags);
+
+// Prints every problem (one line each) and returns nullopt on failure.
+std::optional<Prepared> prepare(const CliOptions& o);
+
+}  // namespace aj

@@ -1,0 +1,38 @@
+// `agentjail check` and `agentjail profiles`.
+#include <iostream>
+
+#include <fmt/format.h>
+
+#include "app_commands.h"
+#include "base/exit_codes.h"
+#include "base/log.h"
+#include "profile/loader.h"
+#include "seccomp/names.h"
+
+namespace aj {
+
+int command_check(const CliOptions& o) {
+  auto search = profile_search_path(o);
+  int bad = 0;
+  for (const auto& name : o.check_profiles) {
+    auto diags = check_profile(name, search, seccomp_name_is_known);
+    if (diags.empty()) {
+      log::warn("{}: ok", name);
+      continue;
+    }
+    ++bad;
+    print_diagnostics(diags);
+  }
+  if (bad) log::error("{} of {} profiles invalid", bad, o.check_profiles.size());
+  return bad ? kExitCheckFailed : 0;
+}
+
+int command_profiles(const CliOptions& o) {
+  for (const auto& p : list_profiles(profile_search_path(o))) {
+    std::cout << fmt::format("{:<16} {:<12} {}{}\n", p.name, p.label, p.path,
+                             p.shadowed ? " (shadowed)" : "");
+  }
+  return 0;
+}
+
+}  // namespace aj

@@ -1,0 +1,81 @@
+// Profile chain + command line -> Policy -> Plan, printing every problem.
+#include <unistd.h>
+
+#include <climits>
+#include <iostream>
+
+#include "app_commands.h"
+#include "base/log.h"
+#include "cli/cli_layer.h"
+#include "profile/loader.h"
+#include "profile/search.h"
+#include "seccomp/names.h"
+#include "sys/host_probe.h"
+
+extern char** environ;
+
+namespace aj {
+namespace {
+
+std::string exe_dir() {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return {};
+  std::string path(buf, static_cast<std::size_t>(n));
+  return path.substr(0, path.rfind('/'));
+}
+
+}  // namespace
+
+std::vector<SearchDir> profile_search_path(const CliOptions& o) {
+  return make_search_path(search_inputs_from_env(o.profile_dir, is_build_tree(exe_dir())));
+}
+
+void print_diagnostics(const std::vector<Diagnostic>& diags) {
+  for (const auto& d : diags) std::cerr << d.str() << '\n';
+}
+
+std::optional<Policy> load_effective_policy(const CliOptions& o, const std::string& cwd) {
+  auto layer = cli_layer(o, cwd);
+  if (!layer) {
+    log::error("{}", layer.error().render());
+    return std::nullopt;
+  }
+  std::string profile = o.profile.value_or("default");
+  LoadResult loaded = load_policy(profile, profile_search_path(o), {*layer}, seccomp_name_is_known);
+  if (!loaded.policy) {
+    print_diagnostics(loaded.diagnostics);
+    log::error("profile '{}' is invalid ({} problem{})", profile, loaded.diagnostics.size(),
+               loaded.diagnostics.size() == 1 ? "" : "s");
+    return std::nullopt;
+  }
+  return loaded.policy;
+}
+
+std::optional<Prepared> prepare(const CliOptions& o) {
+  auto facts = probe_host(environ);
+  if (!facts) {
+    log::error("{}", facts.error().render());
+    return std::nullopt;
+  }
+  auto policy = load_effective_policy(o, facts->cwd);
+  if (!policy) return std::nullopt;
+  PlanInputs inputs;
+  inputs.argv = o.command;
+  if (o.workspace) {
+    std::string ws = *o.workspace;
+    if (!ws.empty() && ws[0] != '/') ws = facts->cwd + "/" + ws;
+    inputs.workspace = ws;
+  }
+  RealDisk disk;
+  PlanResult planned = build_plan(*policy, *facts, disk, inputs);
+  if (!planned.plan) {
+    for (const auto& e : planned.errors) std::cerr << e << '\n';
+    log::error("cannot build the jail ({} problem{})", planned.errors.size(),
+               planned.errors.size() == 1 ? "" : "s");
+    return std::nullopt;
+  }
+  return Prepared{std::move(*policy), std::move(*facts), std::move(*planned.plan)};
+}
+
+}  // namespace aj

@@ -1,0 +1,235 @@
+// The jail's side of clone. Async-signal-safe calls and raw syscalls only:
+// no allocation, no exceptions; failures go to the supervisor as a fixed-size
+// ChildReport and the process leaves with _exit.
+//
+// Layer order, and why each step sits where it does:
+//   1. die with the supervisor (PDEATHSIG, then re-check it is still there);
+//      not dumpable, so the command cannot read our memory or /proc/1/environ
+//   2. wait until the supervisor has written our uid/gid maps
+//   3. hostname, mounts, pivot_root (needs the capabilities of the new userns)
+//   4. loopback up (needs CAP_NET_ADMIN in the new netns)
+//   5. fork the command; this process stays as PID 1: reaps, forwards signals
+//   In the command: rlimits -> close inherited fds -> drop capabilities and
+//   set no_new_privs -> Landlock -> seccomp (last, so the setup syscalls above
+//   are not filtered) -> execve.
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/capability.h>
+#include <linux/securebits.h>
+#include <net/if.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <climits>
+#include <cstring>
+
+#include "base/exit_codes.h"
+#include "launch/child_mounts.h"
+#include "launch/child_spec.h"
+
+namespace aj {
+namespace {
+
+void send_report(int fd, const ChildReport& r) noexcept {
+  ssize_t rc;
+  do {
+    rc = ::send(fd, &r, sizeof r, MSG_NOSIGNAL);
+  } while (rc < 0 && errno == EINTR);
+}
+
+[[noreturn]] void die(const ChildSpec& spec, ChildStage stage, int index, int err,
+                      int code = kExitSetupFailed) noexcept {
+  send_report(spec.status_fd, {ReportType::kError, stage, index, err, 0});
+  ::_exit(code);
+}
+
+bool supervisor_gone(int fd) noexcept {
+  struct pollfd p = {fd, POLLRDHUP, 0};
+  return ::poll(&p, 1, 0) > 0 && (p.revents & (POLLHUP | POLLRDHUP | POLLERR));
+}
+
+int bring_up_loopback() noexcept {
+  int s = ::socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+  if (s < 0) return errno;
+  struct ifreq ifr = {};
+  std::memcpy(ifr.ifr_name, "lo", 3);
+  int err = 0;
+  if (::ioctl(s, SIOCGIFFLAGS, &ifr) < 0) {
+    err = errno;
+  } else {
+    ifr.ifr_flags = static_cast<short>(ifr.ifr_flags | IFF_UP | IFF_RUNNING);
+    if (::ioctl(s, SIOCSIFFLAGS, &ifr) < 0) err = errno;
+  }
+  ::close(s);
+  return err;
+}
+
+// Drops every capability: bounding set, ambient, then the three sets. The
+// securebits first (they need CAP_SETPCAP): without them a uid 0 command would
+// regain a full set at execve.
+int drop_capabilities() noexcept {
+  struct __user_cap_header_struct hdr = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2] = {};
+  if (::syscall(SYS_capget, &hdr, data) < 0) return errno;
+  // Without user namespaces an ordinary caller holds nothing to drop, and may
+  // not touch the securebits or the bounding set; no_new_privs covers exec.
+  if ((data[0].permitted | data[1].permitted) == 0 && ::getuid() != 0) return 0;
+  constexpr unsigned long kSecurebits =
+      SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
+      SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+      SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
+  if (::prctl(PR_SET_SECUREBITS, kSecurebits, 0, 0, 0) < 0) return errno;
+  if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
+    return errno;
+  for (int cap = 0; cap <= 63; ++cap) {
+    if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL) return errno;
+  }
+  std::memset(data, 0, sizeof data);
+  if (::syscall(SYS_capset, &hdr, data) < 0) return errno;
+  return 0;
+}
+
+// Keeps 0, 1, 2 and the fds the user passed; everything else closes at exec.
+int close_inherited_fds(const ChildSpec& spec) noexcept {
+  if (::syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) < 0) return errno;
+  for (std::size_t i = 0; i < spec.pass_fd_count; ++i) {
+    int fd = spec.pass_fds[i];
+    int flags = ::fcntl(fd, F_GETFD);
+    if (flags < 0 || ::fcntl(fd, F_SETFD, flags & ~FD_CLOEXEC) < 0) return errno;
+  }
+  return 0;
+}
+
+// execvpe without allocation: returns the most telling errno.
+int exec_command(const ChildSpec& spec) noexcept {
+  const char* file = spec.argv[0];
+  if (std::strchr(file, '/')) {
+    ::execve(file, spec.argv, spec.envp);
+    return errno;
+  }
+  const char* path = spec.path_search ? spec.path_search : "/usr/local/bin:/usr/bin:/bin";
+  int best = ENOENT;
+  char buf[PATH_MAX];
+  std::size_t flen = std::strlen(file);
+  while (true) {
+    const char* end = std::strchr(path, ':');
+    std::size_t dlen = end ? static_cast<std::size_t>(end - path) : std::strlen(path);
+    if (dlen + 1 + flen + 1 <= sizeof buf) {
+      std::size_t n = 0;
+      if (dlen == 0) {
+        buf[n++] = '.';
+      } else {
+        std::memcpy(buf, path, dlen);
+        n = dlen;
+      }
+      buf[n++] = '/';
+      std::memcpy(buf + n, file, flen + 1);
+      ::execve(buf, spec.argv, spec.envp);
+      if (errno == EACCES || errno == ENOEXEC || errno == EPERM) best = errno;
+      else if (errno != ENOENT && errno != ENOTDIR && best == ENOENT) best = errno;
+    }
+    if (!end) break;
+    path = end + 1;
+  }
+  return best;
+}
+
+[[noreturn]] void run_command(const ChildSpec& spec) noexcept {
+  // Signals back to their defaults for the command.
+  for (int sig = 1; sig < NSIG; ++sig) {
+    if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
+  }
+  ::sigprocmask(SIG_SETMASK, &spec.command_sigmask, nullptr);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
+
+  int index = -1;
+  const ChildHooks& h = spec.hooks;
+  if (h.apply_rlimits) {
+    if (int e = h.apply_rlimits(h.rlimits_ctx, &index)) die(spec, ChildStage::kRlimits, index, e);
+  }
+  if (int e = close_inherited_fds(spec)) die(spec, ChildStage::kCloseFds, -1, e);
+  if (int e = drop_capabilities()) die(spec, ChildStage::kCapabilities, -1, e);
+  // no_new_privs: required by Landlock and unprivileged seccomp, and makes
+  // setuid binaries inside inert.
+  if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) die(spec, ChildStage::kNoNewPrivs, -1, errno);
+  if (h.apply_landlock) {
+    if (int e = h.apply_landlock(h.landlock_ctx, &index)) die(spec, ChildStage::kLandlock, index, e);
+  }
+  if (h.apply_seccomp) {
+    if (int e = h.apply_seccomp(h.seccomp_ctx, &index)) die(spec, ChildStage::kSeccomp, index, e);
+  }
+  int err = exec_command(spec);
+  int code = (err == ENOENT || err == ENOTDIR) ? kExitNotFound : kExitNotExecutable;
+  die(spec, ChildStage::kExec, -1, err, code);
+}
+
+// PID 1: forward what the supervisor sends, reap everything, leave with the
+// command. Terminal-generated signals (SI_KERNEL) are not forwarded: the
+// command shares our process group and already received them.
+[[noreturn]] void be_init(const ChildSpec& spec, pid_t command) noexcept {
+  sigset_t all;
+  ::sigfillset(&all);
+  while (true) {
+    siginfo_t info;
+    int sig = ::sigwaitinfo(&all, &info);
+    if (sig < 0) continue;
+    if (sig == SIGCHLD) {
+      int status = 0;
+      pid_t pid;
+      while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+        if (pid == command) {
+          send_report(spec.status_fd, {ReportType::kExited, ChildStage::kExec, 0, 0, status});
+          // Leaving kills every process left in the PID namespace.
+          ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : kExitSignalBase + WTERMSIG(status));
+        }
+      }
+      continue;
+    }
+    if (info.si_code == SI_KERNEL) continue;
+    ::kill(command, sig);
+  }
+}
+
+}  // namespace
+
+[[noreturn]] void run_child(const ChildSpec& spec) noexcept {
+  if (spec.supervisor_fd >= 0) ::close(spec.supervisor_fd);
+  // Die with the supervisor; then check it did not die before we asked.
+  if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) die(spec, ChildStage::kSetup, -1, errno);
+  if (supervisor_gone(spec.status_fd)) ::_exit(kExitSetupFailed);
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+
+  char go = 0;
+  ssize_t n;
+  do {
+    n = ::recv(spec.status_fd, &go, 1, 0);
+  } while (n < 0 && errno == EINTR);
+  if (n != 1 || go != 'G') ::_exit(kExitSetupFailed);
+
+  if (spec.user_namespace) {
+    if (::sethostname(spec.hostname, std::strlen(spec.hostname)) < 0)
+      die(spec, ChildStage::kSetup, -1, errno);
+    ChildFailure failure{};
+    if (!build_filesystem(spec, &failure)) die(spec, failure.stage, failure.index, failure.err);
+    if (spec.new_netns) {
+      if (int e = bring_up_loopback()) die(spec, ChildStage::kLoopback, -1, e);
+    }
+  }
+  if (::chdir(spec.cwd) < 0) die(spec, ChildStage::kChdir, -1, errno);
+
+  sigset_t all;
+  ::sigfillset(&all);
+  ::sigprocmask(SIG_BLOCK, &all, nullptr);
+  pid_t command = static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
+  if (command < 0) die(spec, ChildStage::kFork, -1, errno);
+  if (command == 0) run_command(spec);
+  be_init(spec, command);
+}
+
+}  // namespace aj

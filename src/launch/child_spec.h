@@ -1,0 +1,92 @@
+// Everything the child needs after clone, flattened into pointers and counts
+// built by the parent beforehand, so the child never allocates.
+#pragma once
+
+#include <signal.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "plan/mount_plan.h"
+
+namespace aj {
+
+struct ChildMount {
+  MountKind kind;
+  const char* source;  // host path (bind) or link text (symlink); may be null
+  const char* target;  // absolute path inside the jail
+  unsigned mode;
+  bool optional;
+};
+
+// Stages the child reports failures for; the parent renders them.
+enum class ChildStage : std::int32_t {
+  kSync = 1,
+  kSetup,          // prctl / hostname / mount propagation
+  kOpenSource,     // open_tree of a bind source (index = mount)
+  kStaging,        // the staging tmpfs and the new root
+  kMount,          // one mount op (index = mount)
+  kPivot,
+  kLoopback,
+  kChdir,
+  kFork,
+  kRlimits,        // index = rlimit setting
+  kCloseFds,
+  kCapabilities,
+  kNoNewPrivs,
+  kLandlock,       // index = landlock rule
+  kSeccomp,
+  kExec,
+};
+
+enum class ReportType : std::int32_t { kError = 1, kExited = 2 };
+
+// One fixed-size record on the status socket.
+struct ChildReport {
+  ReportType type;
+  ChildStage stage;
+  std::int32_t index;
+  std::int32_t err;
+  std::int32_t wait_status;  // kExited: the command's wait status
+};
+
+// Layers applied to the command just before exec, in this order. Each hook
+// returns 0 or an errno and sets *index to the failing item; null = not used.
+struct ChildHooks {
+  int (*apply_rlimits)(const void* ctx, int* index) noexcept = nullptr;
+  const void* rlimits_ctx = nullptr;
+  int (*apply_landlock)(const void* ctx, int* index) noexcept = nullptr;
+  const void* landlock_ctx = nullptr;
+  int (*apply_seccomp)(const void* ctx, int* index) noexcept = nullptr;
+  const void* seccomp_ctx = nullptr;
+};
+
+struct ChildSpec {
+  // Sockets and flags.
+  int status_fd = -1;        // our end of the socketpair to the supervisor
+  int supervisor_fd = -1;    // the supervisor's end: closed first thing in the child
+  bool user_namespace = true;
+  bool new_netns = true;
+
+  // Filesystem view.
+  const ChildMount* mounts = nullptr;
+  std::size_t mount_count = 0;
+  const char* hostname = "agentjail";
+  const char* cwd = "/";
+
+  // The command.
+  char* const* argv = nullptr;
+  char* const* envp = nullptr;
+  const char* path_search = nullptr;  // the PATH used to find argv[0]
+  const int* pass_fds = nullptr;      // kept open across exec
+  std::size_t pass_fd_count = 0;
+  sigset_t command_sigmask;           // the signal mask the command starts with
+
+  ChildHooks hooks;
+};
+
+// Runs in the child after clone: becomes the jail's init (PID 1), builds the
+// filesystem view, forks the command and reports its exit. Never returns.
+[[noreturn]] void run_child(const ChildSpec& spec) noexcept;
+
+}  // namespace aj

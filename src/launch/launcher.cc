@@ -1,0 +1,201 @@
+#include "launch/launcher.h"
+
+#include <fcntl.h>
+#include <linux/sched.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fmt/format.h>
+
+#include "base/exit_codes.h"
+#include "base/unique_fd.h"
+#include "supervise/supervisor.h"
+
+namespace aj {
+namespace {
+
+// Owns the strings' pointer arrays the child reads after clone.
+struct SpecStorage {
+  std::vector<ChildMount> mounts;
+  std::vector<char*> argv;
+  std::vector<char*> envp;
+  std::string path_search;
+};
+
+void flatten(const Plan& plan, SpecStorage& st) {
+  for (const auto& op : plan.mounts.ops) {
+    st.mounts.push_back({op.kind, op.source.empty() ? nullptr : op.source.c_str(),
+                         op.target.c_str(), op.mode, op.optional});
+  }
+  for (const auto& a : plan.argv) st.argv.push_back(const_cast<char*>(a.c_str()));
+  st.argv.push_back(nullptr);
+  for (const auto& e : plan.env) {
+    st.envp.push_back(const_cast<char*>(e.c_str()));
+    if (e.rfind("PATH=", 0) == 0) st.path_search = e.substr(5);
+  }
+  st.envp.push_back(nullptr);
+}
+
+Result<void> write_file(const std::string& path, const std::string& content) {
+  UniqueFd fd(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
+  if (!fd) return sys_error("open", path, errno);
+  if (::write(fd.get(), content.data(), content.size()) != static_cast<ssize_t>(content.size()))
+    return sys_error("write", path, errno);
+  return {};
+}
+
+// The caller's ids mapped to themselves; setgroups denied (required for an
+// unprivileged gid_map, and keeps supplementary groups from being dropped to
+// reach group-denied files).
+Result<void> write_id_maps(pid_t pid, std::uint32_t uid, std::uint32_t gid) {
+  std::string base = fmt::format("/proc/{}/", pid);
+  AJ_TRY(write_file(base + "setgroups", "deny"));
+  AJ_TRY(write_file(base + "uid_map", fmt::format("{} {} 1\n", uid, uid)));
+  AJ_TRY(write_file(base + "gid_map", fmt::format("{} {} 1\n", gid, gid)));
+  return {};
+}
+
+pid_t clone_child(std::uint64_t flags, int* pidfd) {
+  struct clone_args args;
+  std::memset(&args, 0, sizeof args);
+  args.flags = flags | CLONE_PIDFD;
+  args.pidfd = reinterpret_cast<std::uint64_t>(pidfd);
+  args.exit_signal = SIGCHLD;
+  return static_cast<pid_t>(::syscall(SYS_clone3, &args, sizeof args));
+}
+
+const char* stage_verb(ChildStage stage) {
+  switch (stage) {
+    case ChildStage::kSync: return "synchronise with the supervisor";
+    case ChildStage::kSetup: return "set up the namespaces";
+    case ChildStage::kStaging: return "prepare the new root";
+    case ChildStage::kPivot: return "pivot into the new root";
+    case ChildStage::kLoopback: return "bring up the loopback interface";
+    case ChildStage::kChdir: return "enter the working directory";
+    case ChildStage::kFork: return "start the command";
+    case ChildStage::kRlimits: return "set resource limits";
+    case ChildStage::kCloseFds: return "close inherited file descriptors";
+    case ChildStage::kCapabilities: return "drop capabilities";
+    case ChildStage::kNoNewPrivs: return "set no_new_privs";
+    case ChildStage::kLandlock: return "apply Landlock rules";
+    case ChildStage::kSeccomp: return "install the seccomp filter";
+    default: return "set up the jail";
+  }
+}
+
+}  // namespace
+
+std::string describe_failure(const Plan& plan, const ChildReport& r) {
+  std::string why = std::strerror(r.err);
+  bool has_op = r.index >= 0 && static_cast<std::size_t>(r.index) < plan.mounts.ops.size();
+  if ((r.stage == ChildStage::kMount || r.stage == ChildStage::kOpenSource) && has_op) {
+    const MountOp& op = plan.mounts.ops[static_cast<std::size_t>(r.index)];
+    std::string where = op.where.file.empty() ? "built in" : op.where.str();
+    const char* verb = op.is_bind() ? "bind" : "mount";
+    if (op.kind == MountKind::kHideDir || op.kind == MountKind::kHideFile) verb = "hide";
+    if (op.kind == MountKind::kSymlink) verb = "create symlink";
+    return fmt::format("cannot {} '{}' ({}): {}", verb, op.is_bind() ? op.source : op.target, where,
+                       why);
+  }
+  if (r.stage == ChildStage::kExec) {
+    const std::string& cmd = plan.argv.empty() ? std::string() : plan.argv[0];
+    if (r.err == ENOENT) return fmt::format("command not found: '{}'", cmd);
+    return fmt::format("cannot execute '{}': {}", cmd, why);
+  }
+  if (r.stage == ChildStage::kChdir)
+    return fmt::format("cannot enter the working directory '{}': {}", plan.cwd, why);
+  return fmt::format("cannot {}: {}", stage_verb(r.stage), why);
+}
+
+Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
+  SpecStorage storage;
+  flatten(plan, storage);
+
+  int sv[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0)
+    return sys_error("socketpair", "", errno);
+  UniqueFd supervisor_end(sv[0]), child_end(sv[1]);
+
+  ChildSpec spec;
+  spec.status_fd = child_end.get();
+  spec.supervisor_fd = supervisor_end.get();
+  spec.user_namespace = true;
+  spec.new_netns = plan.new_netns;
+  spec.mounts = storage.mounts.data();
+  spec.mount_count = storage.mounts.size();
+  spec.hostname = plan.hostname.c_str();
+  spec.cwd = plan.cwd.c_str();
+  spec.argv = storage.argv.data();
+  spec.envp = storage.envp.data();
+  spec.path_search = storage.path_search.empty() ? nullptr : storage.path_search.c_str();
+  spec.pass_fds = options.pass_fds.data();
+  spec.pass_fd_count = options.pass_fds.size();
+  spec.hooks = options.hooks;
+
+  // Block the supervised signals before clone so none is lost; the command
+  // gets the original mask back.
+  sigset_t supervised = supervised_signals();
+  ::sigprocmask(SIG_BLOCK, &supervised, &spec.command_sigmask);
+
+  std::uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+                        CLONE_NEWCGROUP;
+  if (plan.new_netns) flags |= CLONE_NEWNET;
+  int pidfd_raw = -1;
+  pid_t pid = clone_child(flags, &pidfd_raw);
+  if (pid == 0) run_child(spec);
+  if (pid < 0) {
+    int e = errno;
+    ::sigprocmask(SIG_SETMASK, &spec.command_sigmask, nullptr);
+    return sys_error("clone", "user namespace", e);
+  }
+  UniqueFd pidfd(pidfd_raw);
+  child_end.reset();
+
+  auto maps = write_id_maps(pid, plan.uid, plan.gid);
+  if (!maps) {
+    ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
+    siginfo_t info;
+    ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd.get()), &info, WEXITED);
+    return unexpected(std::move(maps).error().with_context("cannot map the user namespace"));
+  }
+  char go = 'G';
+  if (::send(supervisor_end.get(), &go, 1, MSG_NOSIGNAL) != 1) {
+    // The child died before the go: its report (if any) says why.
+  }
+
+  SuperviseOptions so;
+  so.pidfd = pidfd.get();
+  so.status_fd = supervisor_end.get();
+  so.timeout_ms = options.timeout_ms;
+  so.grace_ms = options.grace_ms;
+  SuperviseResult sr = supervise(so);
+
+  Outcome out;
+  out.timed_out = sr.timed_out;
+  out.failure = sr.failure;
+  int status = sr.command_wait_status.value_or(sr.init_wait_status);
+  if (sr.failure) {
+    if (sr.failure->stage == ChildStage::kExec)
+      out.exit_code = (sr.failure->err == ENOENT || sr.failure->err == ENOTDIR) ? kExitNotFound
+                                                                                  : kExitNotExecutable;
+    else
+      out.exit_code = kExitSetupFailed;
+  } else if (sr.timed_out) {
+    out.exit_code = kExitTimeout;
+  } else if (WIFEXITED(status)) {
+    out.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    out.exit_code = kExitSignalBase + WTERMSIG(status);
+  } else {
+    out.exit_code = kExitSetupFailed;
+  }
+  ::sigprocmask(SIG_SETMASK, &spec.command_sigmask, nullptr);
+  return out;
+}
+
+}  // namespace aj

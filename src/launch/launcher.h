@@ -1,0 +1,34 @@
+// The parent side of the launch: flattens the Plan into a ChildSpec, clones
+// the child into its namespaces, writes its uid/gid maps, and hands the rest
+// to the supervisor loop.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "launch/child_spec.h"
+#include "plan/plan.h"
+
+namespace aj {
+
+struct LaunchOptions {
+  std::optional<std::uint64_t> timeout_ms;
+  std::uint64_t grace_ms = 5000;  // between SIGTERM and SIGKILL
+  std::vector<int> pass_fds;
+  ChildHooks hooks;  // rlimits, Landlock, seccomp: filled by the caller
+};
+
+struct Outcome {
+  int exit_code = 0;
+  bool timed_out = false;
+  std::optional<ChildReport> failure;  // a stage the child could not complete
+};
+
+Result<Outcome> launch(const Plan& plan, const LaunchOptions& options);
+
+// "cannot bind '/data' (default.toml:14): No such file or directory"
+std::string describe_failure(const Plan& plan, const ChildReport& report);
+
+}  // namespace aj

@@ -1,0 +1,36 @@
+// What plan/ needs to know about the host, as plain values, so that plans can
+// be built and tested with fake facts (sys/host_probe.h gathers the real ones).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace aj {
+
+struct HostFacts {
+  std::uint32_t uid = 0;
+  std::uint32_t gid = 0;
+  std::string home;         // the caller's home directory
+  std::string cwd;          // where agentjail was started
+  std::string tmpdir;       // $TMPDIR or /tmp
+  std::string state_dir;    // $XDG_STATE_HOME/agentjail
+  std::string session_id;   // fresh per run
+  std::vector<std::string> environ;  // "NAME=VALUE", the caller's environment
+  int landlock_abi = 0;     // 0: Landlock unavailable
+  std::string kernel_release;
+};
+
+enum class FileKind { kMissing, kDirectory, kFile, kSymlink, kOther };
+
+// The filesystem as plan/ may see it: lstat and realpath, nothing else.
+class Disk {
+ public:
+  virtual ~Disk() = default;
+  virtual FileKind kind(const std::string& path) const = 0;  // does not follow a final symlink
+  virtual std::optional<std::string> read_link(const std::string& path) const = 0;
+  virtual std::optional<std::string> real_path(const std::string& path) const = 0;
+};
+
+}  // namespace aj

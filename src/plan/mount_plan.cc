@@ -1,0 +1,221 @@
+#include "plan/mount_plan.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+
+#include "policy/variables.h"
+
+namespace aj {
+namespace {
+
+// On the same path the most restrictive request wins.
+enum class Category { kTmpfs = 0, kReadWrite = 1, kReadOnly = 2, kHide = 3 };
+
+struct Request {
+  std::string path;
+  Category category;
+  SourceLoc where;
+};
+
+int depth(const std::string& path) {
+  if (path == "/") return 0;
+  return static_cast<int>(std::count(path.begin(), path.end(), '/'));
+}
+
+std::string location_prefix(const SourceLoc& where) {
+  return where.file.empty() ? std::string() : where.str() + ": ";
+}
+
+// Paths under these are built by agentjail itself; a profile cannot bind them.
+bool is_managed(const std::string& path) {
+  return path == "/" || path_is_within(path, "/proc") || path_is_within(path, "/dev");
+}
+
+void add_builtin_proc(std::vector<MountOp>& ops) {
+  ops.push_back({MountKind::kProc, "", "/proc", {}, 0555, false});
+  // Host-wide knobs a root-invoked jail must not turn: the same set container
+  // runtimes protect. Read-only where reading is useful, masked otherwise.
+  for (const char* p : {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"})
+    ops.push_back({MountKind::kRemountReadOnly, "", p, {}, 0, true});
+  for (const char* p : {"/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
+                        "/proc/timer_stats", "/proc/sched_debug", "/proc/kallsyms", "/proc/kmsg"})
+    ops.push_back({MountKind::kHideFile, "", p, {}, 0, true});
+  for (const char* p : {"/proc/acpi", "/proc/scsi", "/proc/asound"})
+    ops.push_back({MountKind::kHideDir, "", p, {}, 0, true});
+}
+
+void add_builtin_dev(std::vector<MountOp>& ops) {
+  ops.push_back({MountKind::kTmpfs, "", "/dev", {}, 0755, false});
+  for (const char* node : {"null", "zero", "full", "random", "urandom", "tty"}) {
+    std::string path = std::string("/dev/") + node;
+    ops.push_back({MountKind::kBindDevice, path, path, {}, 0, false});
+  }
+  ops.push_back({MountKind::kDevpts, "", "/dev/pts", {}, 0, false});
+  ops.push_back({MountKind::kSymlink, "pts/ptmx", "/dev/ptmx", {}, 0, false});
+  ops.push_back({MountKind::kTmpfs, "", "/dev/shm", {}, 01777, false});
+  ops.push_back({MountKind::kSymlink, "/proc/self/fd", "/dev/fd", {}, 0, false});
+  ops.push_back({MountKind::kSymlink, "/proc/self/fd/0", "/dev/stdin", {}, 0, false});
+  ops.push_back({MountKind::kSymlink, "/proc/self/fd/1", "/dev/stdout", {}, 0, false});
+  ops.push_back({MountKind::kSymlink, "/proc/self/fd/2", "/dev/stderr", {}, 0, false});
+}
+
+class Planner {
+ public:
+  Planner(const FilesystemRequest& req, const Disk& disk) : req_(req), disk_(disk) {}
+
+  MountPlan run() {
+    collect();
+    std::vector<MountOp> builtins;
+    add_builtin_proc(builtins);
+    add_builtin_dev(builtins);
+    std::vector<MountOp> requested;
+    for (const auto& [path, r] : winners_) plan_one(r, requested);
+    // Builtins first, then shallowest first: a nested mount lands on its parent.
+    plan_.ops = std::move(builtins);
+    plan_.ops.insert(plan_.ops.end(), requested.begin(), requested.end());
+    std::stable_sort(plan_.ops.begin(), plan_.ops.end(), [](const MountOp& a, const MountOp& b) {
+      return depth(a.target) < depth(b.target);
+    });
+    return std::move(plan_);
+  }
+
+ private:
+  void error(const SourceLoc& where, const std::string& msg) {
+    plan_.errors.push_back(location_prefix(where) + msg);
+  }
+
+  void add(const ExpandedPath& p, Category c) {
+    if (is_managed(p.path)) {
+      error(p.where, fmt::format("'{}' is built by agentjail and cannot be listed here", p.path));
+      return;
+    }
+    auto it = winners_.find(p.path);
+    if (it == winners_.end() || it->second.category < c) winners_[p.path] = {p.path, c, p.where};
+  }
+
+  void collect() {
+    for (const auto& p : req_.optional) optional_.push_back(p.path);
+    for (const auto& p : req_.tmpfs) add(p, Category::kTmpfs);
+    if (!req_.workspace.empty())
+      add({req_.workspace, req_.workspace_where}, Category::kReadWrite);
+    for (const auto& p : req_.read_write) add(p, Category::kReadWrite);
+    for (const auto& p : req_.read_only) add(p, Category::kReadOnly);
+    for (const auto& p : req_.hide) add(p, Category::kHide);
+  }
+
+  bool is_optional(const std::string& path) const {
+    return std::find(optional_.begin(), optional_.end(), path) != optional_.end();
+  }
+
+  // The nearest requested ancestor (not the path itself), or nullptr.
+  const Request* covering(const std::string& path) const {
+    const Request* best = nullptr;
+    for (const auto& [p, r] : winners_) {
+      if (p == path || !path_is_within(path, p)) continue;
+      if (!best || p.size() > best->path.size()) best = &r;
+    }
+    return best;
+  }
+
+  bool covered_by_bind(const std::string& path) const {
+    const Request* c = covering(path);
+    return c && (c->category == Category::kReadOnly || c->category == Category::kReadWrite);
+  }
+
+  void plan_one(const Request& r, std::vector<MountOp>& out) {
+    if (r.category == Category::kTmpfs) {
+      unsigned mode = (r.path == "/tmp" || r.path == "/var/tmp") ? 01777 : 0755;
+      out.push_back({MountKind::kTmpfs, "", r.path, r.where, mode, false});
+      return;
+    }
+    FileKind kind = disk_.kind(r.path);
+    if (r.category == Category::kHide) {
+      plan_hide(r, kind, out);
+      return;
+    }
+    if (kind == FileKind::kMissing) {
+      if (!is_optional(r.path))
+        error(r.where, fmt::format("'{}' does not exist (list it in `optional` if that is fine)",
+                                   r.path));
+      return;
+    }
+    MountKind mk =
+        r.category == Category::kReadOnly ? MountKind::kBindReadOnly : MountKind::kBindReadWrite;
+    if (kind == FileKind::kSymlink && !covered_by_bind(r.path)) {
+      // A top-level symlink such as /bin -> usr/bin: recreate it, do not follow.
+      auto link = disk_.read_link(r.path);
+      if (link) out.push_back({MountKind::kSymlink, *link, r.path, r.where, 0, false});
+      return;
+    }
+    auto real = disk_.real_path(r.path);
+    if (!real) {
+      if (!is_optional(r.path)) error(r.where, fmt::format("'{}' is a dangling symlink", r.path));
+      return;
+    }
+    // A symlink planted in the workspace by an earlier session must not pull
+    // a host path into the jail.
+    if (!req_.workspace.empty() && path_is_within(r.path, req_.workspace) &&
+        !path_is_within(*real, req_.workspace)) {
+      error(r.where, fmt::format("'{}' resolves to '{}', outside the workspace", r.path, *real));
+      return;
+    }
+    out.push_back({mk, *real, *real, r.where, 0, false});
+  }
+
+  void plan_hide(const Request& r, FileKind kind, std::vector<MountOp>& out) {
+    if (kind == FileKind::kMissing) return;  // nothing to hide
+    std::string target = r.path;
+    if (kind == FileKind::kSymlink) {
+      auto real = disk_.real_path(r.path);
+      if (!real) return;  // dangling: nothing behind it
+      target = *real;
+      kind = disk_.kind(target);
+    }
+    // Only what a bind brings in from the host needs hiding; the empty root
+    // and tmpfs mounts hold nothing of the host's.
+    if (!covered_by_bind(target) && !covered_by_bind(r.path)) return;
+    MountKind mk = kind == FileKind::kDirectory ? MountKind::kHideDir : MountKind::kHideFile;
+    out.push_back({mk, "", target, r.where, 0, false});
+  }
+
+  const FilesystemRequest& req_;
+  const Disk& disk_;
+  std::map<std::string, Request> winners_;
+  std::vector<std::string> optional_;
+  MountPlan plan_;
+};
+
+}  // namespace
+
+std::string MountOp::describe() const {
+  switch (kind) {
+    case MountKind::kBindReadOnly: return fmt::format("ro-bind '{}'", target);
+    case MountKind::kBindReadWrite: return fmt::format("bind '{}'", target);
+    case MountKind::kBindDevice: return fmt::format("dev-bind '{}'", target);
+    case MountKind::kTmpfs: return fmt::format("tmpfs '{}' (mode {:o})", target, mode);
+    case MountKind::kHideDir: return fmt::format("hide dir '{}'", target);
+    case MountKind::kHideFile: return fmt::format("hide file '{}'", target);
+    case MountKind::kSymlink: return fmt::format("symlink '{}' -> '{}'", target, source);
+    case MountKind::kProc: return fmt::format("proc '{}'", target);
+    case MountKind::kDevpts: return fmt::format("devpts '{}'", target);
+    case MountKind::kRemountReadOnly: return fmt::format("read-only '{}'", target);
+  }
+  return target;
+}
+
+MountPlan build_mount_plan(const FilesystemRequest& req, const Disk& disk) {
+  return Planner(req, disk).run();
+}
+
+bool visible_from_host(const MountPlan& plan, const std::string& path) {
+  const MountOp* best = nullptr;
+  for (const auto& op : plan.ops) {
+    if (!path_is_within(path, op.target)) continue;
+    if (!best || op.target.size() >= best->target.size()) best = &op;
+  }
+  return best && (best->kind == MountKind::kBindReadOnly || best->kind == MountKind::kBindReadWrite);
+}
+
+}  // namespace aj

@@ -1,0 +1,42 @@
+// Policy + HostFacts -> Plan: everything the launcher will do, as values.
+// Pure: the host is seen only through HostFacts and the Disk interface.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "plan/host_facts.h"
+#include "plan/mount_plan.h"
+#include "policy/policy.h"
+
+namespace aj {
+
+struct PlanInputs {
+  std::vector<std::string> argv;     // the command
+  std::optional<std::string> workspace;  // --workspace, else facts.cwd
+};
+
+struct Plan {
+  std::string session_id;
+  std::string workspace;  // empty when workspace = none
+  std::string cwd;        // where the command starts, inside the jail
+  MountPlan mounts;
+  NetMode net = NetMode::kNone;
+  bool new_netns = true;  // false for --net host
+  std::uint32_t uid = 0, gid = 0;  // mapped to themselves inside
+  std::string hostname = "agentjail";
+  std::vector<std::string> argv;
+  std::vector<std::string> env;  // "NAME=VALUE", the command's whole environment
+  std::vector<std::string> dropped_secret_names;  // host variables withheld (names only)
+};
+
+struct PlanResult {
+  std::optional<Plan> plan;
+  std::vector<std::string> errors;  // "FILE:LINE:COL: message" or a plain message
+};
+
+PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
+                      const PlanInputs& inputs);
+
+}  // namespace aj

@@ -1,0 +1,39 @@
+#include "plan/plan_print.h"
+
+#include <fmt/format.h>
+
+namespace aj {
+
+std::string format_plan(const Plan& plan) {
+  std::string out;
+  auto line = [&out](std::string_view key, const std::string& value) {
+    out += fmt::format("{:<10} {}\n", key, value);
+  };
+  line("session", plan.session_id);
+  line("workspace", plan.workspace.empty() ? "(none)" : plan.workspace + " (read-write)");
+  line("cwd", plan.cwd);
+  line("network", plan.new_netns ? fmt::format("{} (own namespace, loopback only)", to_string(plan.net))
+                                 : std::string("host"));
+  line("ids", fmt::format("uid {} gid {} (mapped to themselves)", plan.uid, plan.gid));
+  std::string cmd;
+  for (const auto& a : plan.argv) cmd += (cmd.empty() ? "" : " ") + a;
+  line("command", cmd);
+  out += "mounts:\n";
+  int i = 0;
+  for (const auto& op : plan.mounts.ops) {
+    std::string where = op.where.file.empty() ? "built in" : op.where.str();
+    out += fmt::format("  {:>3}  {:<48} {}{}\n", i++, op.describe(), where,
+                       op.optional ? " (optional)" : "");
+  }
+  std::string names;
+  for (const auto& e : plan.env) names += (names.empty() ? "" : " ") + e.substr(0, e.find('='));
+  line("env", names);
+  if (!plan.dropped_secret_names.empty()) {
+    std::string dropped;
+    for (const auto& n : plan.dropped_secret_names) dropped += (dropped.empty() ? "" : " ") + n;
+    line("withheld", dropped + " (secret-looking; list in [environment] pass to allow)");
+  }
+  return out;
+}
+
+}  // namespace aj

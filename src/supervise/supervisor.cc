@@ -1,0 +1,159 @@
+#include "supervise/supervisor.h"
+
+#include <errno.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <ctime>
+
+#include "base/log.h"
+#include "base/unique_fd.h"
+
+namespace aj {
+namespace {
+
+constexpr std::uint64_t kEscalateWindowMs = 3000;
+
+int send_signal(int pidfd, int sig) {
+  return static_cast<int>(::syscall(SYS_pidfd_send_signal, pidfd, sig, nullptr, 0));
+}
+
+std::uint64_t now_ms() {
+  struct timespec ts;
+  ::clock_gettime(CLOCK_MONOTONIC, &ts);
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000 + static_cast<std::uint64_t>(ts.tv_nsec) / 1000000;
+}
+
+void arm(int timerfd, std::uint64_t ms) {
+  struct itimerspec its = {};
+  its.it_value.tv_sec = static_cast<time_t>(ms / 1000);
+  its.it_value.tv_nsec = static_cast<long>((ms % 1000) * 1000000);
+  if (ms == 0) its.it_value.tv_nsec = 1;
+  ::timerfd_settime(timerfd, 0, &its, nullptr);
+}
+
+class Loop {
+ public:
+  explicit Loop(const SuperviseOptions& o) : o_(o) {}
+
+  SuperviseResult run() {
+    epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
+    sigset_t set = supervised_signals();
+    sigfd_.reset(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
+    timer_.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
+    watch(o_.pidfd, kPid);
+    watch(o_.status_fd, kStatus);
+    watch(sigfd_.get(), kSignal);
+    watch(timer_.get(), kTimer);
+    if (o_.timeout_ms) arm(timer_.get(), *o_.timeout_ms);
+
+    while (!init_done_) {
+      struct epoll_event ev[8];
+      int n = ::epoll_wait(epoll_.get(), ev, 8, -1);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) break;
+      for (int i = 0; i < n; ++i) dispatch(static_cast<int>(ev[i].data.u32));
+    }
+    drain_reports();
+    return result_;
+  }
+
+ private:
+  enum Source { kPid, kStatus, kSignal, kTimer };
+
+  void watch(int fd, Source src) {
+    struct epoll_event ev = {};
+    ev.events = EPOLLIN;
+    ev.data.u32 = src;
+    ::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev);
+  }
+
+  void dispatch(int src) {
+    switch (src) {
+      case kPid: on_init_exit(); break;
+      case kStatus: drain_reports(); break;
+      case kSignal: on_signal(); break;
+      case kTimer: on_timer(); break;
+    }
+  }
+
+  void on_init_exit() {
+    siginfo_t info = {};
+    if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(o_.pidfd), &info, WEXITED) == 0) {
+      result_.init_wait_status = info.si_code == CLD_EXITED ? (info.si_status & 0xff) << 8
+                                                            : (info.si_status & 0x7f);
+    }
+    init_done_ = true;
+  }
+
+  void drain_reports() {
+    while (true) {
+      ChildReport r;
+      ssize_t n = ::recv(o_.status_fd, &r, sizeof r, MSG_DONTWAIT);
+      if (n < 0 && errno == EINTR) continue;
+      if (n != static_cast<ssize_t>(sizeof r)) {
+        if (n == 0) {  // every child end closed: stop watching
+          ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, o_.status_fd, nullptr);
+        }
+        return;
+      }
+      if (r.type == ReportType::kError && !result_.failure) result_.failure = r;
+      if (r.type == ReportType::kExited) result_.command_wait_status = r.wait_status;
+    }
+  }
+
+  void on_signal() {
+    struct signalfd_siginfo si;
+    while (::read(sigfd_.get(), &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
+      int sig = static_cast<int>(si.ssi_signo);
+      // A terminal's ^C already reached the command (same process group).
+      if (si.ssi_code == SI_KERNEL) continue;
+      bool stopping = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
+      std::uint64_t t = now_ms();
+      if (stopping && last_stop_ms_ && t - last_stop_ms_ < kEscalateWindowMs) {
+        log::warn("second stop signal: killing the session");
+        send_signal(o_.pidfd, SIGKILL);
+        continue;
+      }
+      if (stopping) last_stop_ms_ = t;
+      send_signal(o_.pidfd, sig);
+    }
+  }
+
+  void on_timer() {
+    std::uint64_t expirations;
+    if (::read(timer_.get(), &expirations, sizeof expirations) < 0) return;
+    if (!result_.timed_out) {
+      result_.timed_out = true;
+      log::warn("wall-clock limit reached: sending SIGTERM");
+      send_signal(o_.pidfd, SIGTERM);
+      arm(timer_.get(), o_.grace_ms);
+    } else {
+      send_signal(o_.pidfd, SIGKILL);
+    }
+  }
+
+  const SuperviseOptions& o_;
+  UniqueFd epoll_, sigfd_, timer_;
+  SuperviseResult result_;
+  bool init_done_ = false;
+  std::uint64_t last_stop_ms_ = 0;
+};
+
+}  // namespace
+
+sigset_t supervised_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaddset(&set, sig);
+  return set;
+}
+
+SuperviseResult supervise(const SuperviseOptions& options) { return Loop(options).run(); }
+
+}  // namespace aj

@@ -1,0 +1,35 @@
+// The supervisor: one thread, one epoll loop outside the jail. Watches the
+// init's pidfd, forwards signals, enforces the wall-clock limit and collects
+// the child's reports.
+#pragma once
+
+#include <signal.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "launch/child_spec.h"
+
+namespace aj {
+
+struct SuperviseOptions {
+  int pidfd = -1;      // the jail's init
+  int status_fd = -1;  // the supervisor's end of the socketpair
+  std::optional<std::uint64_t> timeout_ms;
+  std::uint64_t grace_ms = 5000;
+};
+
+struct SuperviseResult {
+  std::optional<ChildReport> failure;      // first error report
+  std::optional<int> command_wait_status;  // from the init's exit report
+  int init_wait_status = 0;                // the init's own end
+  bool timed_out = false;
+};
+
+// The signals the supervisor takes over (blocked before clone, read through a
+// signalfd afterwards).
+sigset_t supervised_signals();
+
+SuperviseResult supervise(const SuperviseOptions& options);
+
+}  // namespace aj

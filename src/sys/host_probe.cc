@@ -1,0 +1,82 @@
+#include "sys/host_probe.h"
+
+#include <pwd.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <climits>
+#include <cstdlib>
+#include <fmt/format.h>
+
+#include "sys/landlock.h"
+
+namespace aj {
+
+FileKind RealDisk::kind(const std::string& path) const {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return FileKind::kMissing;
+  if (S_ISDIR(st.st_mode)) return FileKind::kDirectory;
+  if (S_ISREG(st.st_mode)) return FileKind::kFile;
+  if (S_ISLNK(st.st_mode)) return FileKind::kSymlink;
+  return FileKind::kOther;
+}
+
+std::optional<std::string> RealDisk::read_link(const std::string& path) const {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+  if (n < 0) return std::nullopt;
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+std::optional<std::string> RealDisk::real_path(const std::string& path) const {
+  char buf[PATH_MAX];
+  if (!::realpath(path.c_str(), buf)) return std::nullopt;
+  return std::string(buf);
+}
+
+std::string new_session_id() {
+  unsigned char bytes[8] = {};
+  size_t got = 0;
+  while (got < sizeof bytes) {
+    ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  std::string out;
+  for (unsigned char b : bytes) out += fmt::format("{:02x}", b);
+  return out;
+}
+
+namespace {
+
+std::string env_or(const char* name, const std::string& fallback) {
+  const char* v = std::getenv(name);
+  return (v && *v) ? std::string(v) : fallback;
+}
+
+}  // namespace
+
+Result<HostFacts> probe_host(char** environ_ptr) {
+  HostFacts f;
+  f.uid = ::getuid();
+  f.gid = ::getgid();
+  std::string pw_home;
+  if (struct passwd* pw = ::getpwuid(f.uid)) pw_home = pw->pw_dir ? pw->pw_dir : "";
+  f.home = env_or("HOME", pw_home.empty() ? "/" : pw_home);
+  char cwd[PATH_MAX];
+  if (!::getcwd(cwd, sizeof cwd)) return sys_error("getcwd", "", errno);
+  f.cwd = cwd;
+  f.tmpdir = env_or("TMPDIR", "/tmp");
+  f.state_dir = env_or("XDG_STATE_HOME", f.home + "/.local/state") + "/agentjail";
+  f.session_id = new_session_id();
+  for (char** e = environ_ptr; e && *e; ++e) f.environ.emplace_back(*e);
+  f.landlock_abi = landlock_abi_version();
+  struct utsname u;
+  if (::uname(&u) == 0) f.kernel_release = u.release;
+  return f;
+}
+
+}  // namespace aj
