@@ -74,7 +74,8 @@ Result<std::string> expand_variables(std::string_view raw, const Variables& vars
     AJ_TRY(append_var("HOME"));
     raw.remove_prefix(1);
   }
-  AJ_TRY(scan(raw, [&](std::string_view text) { out += text; }, append_var));
+  AJ_TRY(scan(
+      raw, [&](std::string_view text) { out += text; }, append_var));
   return out;
 }
 

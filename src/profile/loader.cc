@@ -30,20 +30,26 @@ std::string parent_dir(const std::string& path) {
 class ChainLoader {
  public:
   ChainLoader(const std::vector<SearchDir>& search, const NameValidator& names,
-              std::vector<ProfileLayer>* layers, std::vector<Diagnostic>* diags)
-      : search_(search), names_(names), layers_(layers), diags_(diags) {}
+              std::vector<ProfileLayer>* layers)
+      : search_(search), names_(names), layers_(layers) {}
 
   // Parses path, then its parents depth-first, then appends its own layer, so
-  // that every parent precedes its children in *layers_.
-  void visit(const std::string& path) {
+  // that every parent precedes its children in *layers_. Diagnostics go to
+  // *diags grouped by file: this file's (its `extends` errors included) before
+  // its parents'.
+  void visit(const std::string& path, std::vector<Diagnostic>* diags) {
     std::string id = identity(path);
     if (done_.count(id)) return;  // reached before through another branch
     stack_.push_back({id, path});
-    ProfileLayer layer = parse_profile_file(path, names_, diags_);
-    for (const Item<std::string>& parent : layer.extends) follow(path, parent);
+    std::vector<Diagnostic> own, parents;
+    ProfileLayer layer = parse_profile_file(path, names_, &own);
+    for (const Item<std::string>& parent : layer.extends) follow(path, parent, &own, &parents);
     stack_.pop_back();
     done_.insert(id);
     layers_->push_back(std::move(layer));
+    sort_diagnostics(&own);
+    diags->insert(diags->end(), own.begin(), own.end());
+    diags->insert(diags->end(), parents.begin(), parents.end());
   }
 
  private:
@@ -52,30 +58,30 @@ class ChainLoader {
     std::string path;
   };
 
-  void follow(const std::string& child, const Item<std::string>& parent) {
+  void follow(const std::string& child, const Item<std::string>& parent,
+              std::vector<Diagnostic>* own, std::vector<Diagnostic>* parents) {
     Result<std::string> found = resolve_profile(parent.value, search_, parent_dir(child), child);
     if (!found) {
-      diags_->push_back({parent.where, "cannot extend '" + parent.value + "': " +
-                                           found.error().render()});
+      own->push_back(
+          {parent.where, "cannot extend '" + parent.value + "': " + found.error().render()});
       return;
     }
     std::string id = identity(*found);
-    auto on_stack = std::find_if(stack_.begin(), stack_.end(),
-                                 [&](const Frame& f) { return f.id == id; });
+    auto on_stack =
+        std::find_if(stack_.begin(), stack_.end(), [&](const Frame& f) { return f.id == id; });
     if (on_stack != stack_.end()) {
       std::string chain;
       for (auto it = on_stack; it != stack_.end(); ++it) chain += base_name(it->path) + " -> ";
       chain += base_name(*found);
-      diags_->push_back({parent.where, "extends cycle: " + chain});
+      own->push_back({parent.where, "extends cycle: " + chain});
       return;
     }
-    visit(*found);
+    visit(*found, parents);
   }
 
   const std::vector<SearchDir>& search_;
   const NameValidator& names_;
   std::vector<ProfileLayer>* layers_;
-  std::vector<Diagnostic>* diags_;
   std::vector<Frame> stack_;
   std::set<std::string> done_;
 };
@@ -92,8 +98,8 @@ std::vector<Diagnostic> load_chain(std::string_view name_or_path,
     diags.push_back({{}, top.error().render()});
     return diags;
   }
-  ChainLoader loader(search, is_known_syscall_or_group, layers, &diags);
-  loader.visit(*top);
+  ChainLoader loader(search, is_known_syscall_or_group, layers);
+  loader.visit(*top, &diags);
   return diags;
 }
 

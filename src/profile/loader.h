@@ -15,8 +15,8 @@
 namespace aj {
 
 struct LoadResult {
-  std::optional<Policy> policy;          // set only when diagnostics is empty
-  std::vector<Diagnostic> diagnostics;   // every problem in every file of the chain
+  std::optional<Policy> policy;         // set only when diagnostics is empty
+  std::vector<Diagnostic> diagnostics;  // every problem in every file of the chain
 };
 
 // name_or_path is resolved with resolve_profile (a relative path against the
@@ -25,6 +25,8 @@ struct LoadResult {
 // twice through different branches is merged once, at its first place. An
 // `extends` entry that is a relative path is relative to the extending file's
 // directory. A cycle or a missing parent is reported at the `extends` entry.
+// Diagnostics are grouped per file, the named profile first, then its parents
+// in the order they were reached; a file's own are sorted by position.
 // extra_layers are merged last, in order (the command line).
 LoadResult load_policy(std::string_view name_or_path, const std::vector<SearchDir>& search,
                        const std::vector<ProfileLayer>& extra_layers,

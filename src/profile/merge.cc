@@ -12,8 +12,8 @@ void merge_list(const ListEdit<T>& edit, std::vector<Item<T>>* out) {
     std::erase_if(*out, [&](const Item<T>& e) { return e.value == r.value; });
   }
   for (const auto& a : edit.add) {
-    bool present = std::any_of(out->begin(), out->end(),
-                               [&](const Item<T>& e) { return e.value == a.value; });
+    bool present =
+        std::any_of(out->begin(), out->end(), [&](const Item<T>& e) { return e.value == a.value; });
     if (!present) out->push_back(a);
   }
 }

@@ -63,9 +63,7 @@ SearchInputs search_inputs_from_env(std::optional<std::string> profile_dir, bool
   return in;
 }
 
-bool is_build_tree(const std::string& exe_dir) {
-  return is_regular_file(exe_dir + "/build.ninja");
-}
+bool is_build_tree(const std::string& exe_dir) { return is_regular_file(exe_dir + "/build.ninja"); }
 
 Result<std::string> resolve_profile(std::string_view name_or_path,
                                     const std::vector<SearchDir>& search,

@@ -52,9 +52,9 @@ Result<std::string> resolve_profile(std::string_view name_or_path,
                                     std::string_view exclude = {});
 
 struct FoundProfile {
-  std::string name;   // file name without ".toml"
+  std::string name;  // file name without ".toml"
   std::string path;
-  std::string label;  // the SearchDir's label
+  std::string label;      // the SearchDir's label
   bool shadowed = false;  // an earlier directory has a profile of the same name
   bool operator==(const FoundProfile&) const = default;
 };

@@ -21,14 +21,22 @@ struct ErrnoName {
 
 // A small table: the errnos that make sense as a seccomp or policy answer.
 constexpr std::array<ErrnoName, 17> kErrnoNames = {{
-    {"EPERM", EPERM},           {"ENOENT", ENOENT},
-    {"EIO", EIO},               {"EAGAIN", EAGAIN},
-    {"ENOMEM", ENOMEM},         {"EACCES", EACCES},
-    {"EFAULT", EFAULT},         {"EBUSY", EBUSY},
-    {"EEXIST", EEXIST},         {"EINVAL", EINVAL},
-    {"EROFS", EROFS},           {"ENOSYS", ENOSYS},
-    {"EOPNOTSUPP", EOPNOTSUPP}, {"ENOTSUP", ENOTSUP},
-    {"EAFNOSUPPORT", EAFNOSUPPORT}, {"ENETUNREACH", ENETUNREACH},
+    {"EPERM", EPERM},
+    {"ENOENT", ENOENT},
+    {"EIO", EIO},
+    {"EAGAIN", EAGAIN},
+    {"ENOMEM", ENOMEM},
+    {"EACCES", EACCES},
+    {"EFAULT", EFAULT},
+    {"EBUSY", EBUSY},
+    {"EEXIST", EEXIST},
+    {"EINVAL", EINVAL},
+    {"EROFS", EROFS},
+    {"ENOSYS", ENOSYS},
+    {"EOPNOTSUPP", EOPNOTSUPP},
+    {"ENOTSUP", ENOTSUP},
+    {"EAFNOSUPPORT", EAFNOSUPPORT},
+    {"ENETUNREACH", ENETUNREACH},
     {"ECONNREFUSED", ECONNREFUSED},
 }};
 
@@ -77,8 +85,9 @@ Result<void> check_profile_path(std::string_view path) {
 Result<std::string> check_host_pattern(std::string_view pattern) {
   const std::string quoted = "'" + std::string(pattern) + "'";
   std::string lower(pattern);
-  std::transform(lower.begin(), lower.end(), lower.begin(),
-                 [](char c) { return static_cast<char>(std::tolower(static_cast<unsigned char>(c))); });
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  });
   std::string_view host = lower;
   if (host == "*" || host.substr(0, 2) == "*:") {
     return fail("host pattern " + quoted + " allows every host; use mode = \"host\" instead");
@@ -90,7 +99,8 @@ Result<std::string> check_host_pattern(std::string_view pattern) {
                   std::all_of(port.begin(), port.end(), [](char c) { return is_digit(c); });
     int value = digits ? std::stoi(std::string(port)) : 0;
     if (value < 1 || value > 65535) {
-      return fail("malformed host pattern " + quoted + ": the port must be a number from 1 to 65535");
+      return fail("malformed host pattern " + quoted +
+                  ": the port must be a number from 1 to 65535");
     }
     host = host.substr(0, colon);
   }
