@@ -5,6 +5,7 @@
 #include "base/exit_codes.h"
 #include "base/log.h"
 #include "launch/launcher.h"
+#include "launch/layers.h"
 #include "plan/plan_print.h"
 
 namespace aj {
@@ -17,20 +18,22 @@ std::vector<std::string> not_yet_enforced(const Policy& p) {
   auto item = [&out](const SourceLoc& where, const std::string& what) {
     out.push_back((where.file.empty() ? "" : where.str() + ": ") + "not yet enforced: " + what);
   };
-  if (!p.seccomp.deny.empty()) item(p.seccomp.deny.front().where, "[seccomp] deny");
-  if (!p.seccomp.allow.empty()) item(p.seccomp.allow.front().where, "[seccomp] allow");
-  if (p.seccomp.default_action) item(p.seccomp.default_action->where, "[seccomp] default");
-  const auto& l = p.limits;
-  for (const auto* v : {&l.memory, &l.processes, &l.open_files, &l.file_size, &l.cpu_time_ms})
-    if (*v) item((*v)->where, "[limits]");
-  if (!p.network.tcp_connect.empty()) item(p.network.tcp_connect.front().where, "[network] tcp_connect");
-  if (!p.network.tcp_bind.empty()) item(p.network.tcp_bind.front().where, "[network] tcp_bind");
   if (!p.network.allow.empty()) item(p.network.allow.front().where, "[network] allow (proxy)");
   const auto& j = p.journal;
   if (j.path) item(j.path->where, "[journal] path");
   for (const auto* v : {&j.exec, &j.denied, &j.network, &j.required, &j.trace})
     if (*v && (*v)->value) item((*v)->where, "[journal]");
   return out;
+}
+
+// Says which protections are weaker than asked: always when degraded.
+void report_layers(const Plan& plan, const PreparedLayers& layers) {
+  for (const auto& why : plan.landlock.not_enforced) log::warn("Landlock: {}", why);
+  for (const auto& c : layers.clamps)
+    log::warn("limit {} lowered to the host's hard limit {}",
+              to_string(layers.rlimits[c.index].kind), c.effective);
+  if (!layers.cgroup_note.empty())
+    log::warn("no cgroup limits ({}); rlimits only", layers.cgroup_note);
 }
 
 }  // namespace
@@ -51,10 +54,27 @@ int command_run(const CliOptions& o) {
     return 0;
   }
 
+  LayerOptions layer_options;
+  auto layers = prepare_layers(plan, prepared->policy, layer_options);
+  if (!layers) {
+    log::error("{}", layers.error().render());
+    return kExitSetupFailed;
+  }
+  report_layers(plan, **layers);
+
   LaunchOptions lo;
-  if (prepared->policy.limits.wall_time_ms) lo.timeout_ms = prepared->policy.limits.wall_time_ms->value;
+  lo.timeout_ms = plan.timeout_ms;
   lo.pass_fds = o.pass_fds;
+  lo.hooks = (*layers)->hooks();
+  if ((*layers)->cgroup) lo.cgroup = &*(*layers)->cgroup;
   auto outcome = launch(plan, lo);
+  if ((*layers)->cgroup) {
+    CgroupEvents ev = read_cgroup_events(*(*layers)->cgroup);
+    if (ev.oom_kills) log::warn("memory limit hit: {} process(es) killed", ev.oom_kills);
+    if (ev.pids_max_hits) log::warn("process limit hit {} time(s)", ev.pids_max_hits);
+    auto destroyed = destroy_session_cgroup(*(*layers)->cgroup);
+    if (!destroyed) log::warn("{}", destroyed.error().render());
+  }
   if (!outcome) {
     log::error("{}", outcome.error().render());
     return kExitSetupFailed;

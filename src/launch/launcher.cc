@@ -156,12 +156,14 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   UniqueFd pidfd(pidfd_raw);
   child_end.reset();
 
-  auto maps = write_id_maps(pid, plan.uid, plan.gid);
+  Result<void> maps;
+  if (options.cgroup) maps = cgroup_add_pid(*options.cgroup, pid);
+  if (maps) maps = write_id_maps(pid, plan.uid, plan.gid);
   if (!maps) {
     ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
     siginfo_t info;
     ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd.get()), &info, WEXITED);
-    return unexpected(std::move(maps).error().with_context("cannot map the user namespace"));
+    return unexpected(std::move(maps).error().with_context("cannot prepare the jail's process"));
   }
   char go = 'G';
   if (::send(supervisor_end.get(), &go, 1, MSG_NOSIGNAL) != 1) {

@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "launch/child_spec.h"
 #include "plan/plan.h"
+#include "sys/cgroup.h"
 
 namespace aj {
 
@@ -18,6 +19,7 @@ struct LaunchOptions {
   std::uint64_t grace_ms = 5000;  // between SIGTERM and SIGKILL
   std::vector<int> pass_fds;
   ChildHooks hooks;  // rlimits, Landlock, seccomp: filled by the caller
+  const SessionCgroup* cgroup = nullptr;  // the init is placed here before it runs
 };
 
 struct Outcome {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "plan/env_plan.h"
+#include "sys/landlock_abi.h"  // constants only, no system headers
 #include "policy/variables.h"
 
 namespace aj {
@@ -35,6 +36,49 @@ std::vector<ExpandedPath> expand_list(const StringList& list, const Variables& v
     out.push_back({normalize_path(*expanded), item.where});
   }
   return out;
+}
+
+GrantKind grant_for(const MountOp& op) {
+  switch (op.kind) {
+    case MountKind::kBindReadOnly: return GrantKind::kRead;
+    case MountKind::kProc: return GrantKind::kRead;
+    case MountKind::kBindDevice:
+    case MountKind::kDevpts: return GrantKind::kDevice;
+    default: return GrantKind::kReadWrite;
+  }
+}
+
+// Landlock, the second wall: every path the mount plan makes reachable is
+// granted again, so a mistake in the mount view is not an escape.
+LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
+                           const std::vector<ExpandedPath>& exec) {
+  LandlockInputs in;
+  in.abi = abi;
+  for (const auto& op : plan.mounts.ops) {
+    switch (op.kind) {
+      case MountKind::kHideDir:
+      case MountKind::kHideFile:
+      case MountKind::kSymlink:
+      case MountKind::kRemountReadOnly: continue;
+      case MountKind::kTmpfs:
+        if (op.target == "/dev") continue;  // only the nodes, not the directory
+        break;
+      default: break;
+    }
+    GrantKind kind = grant_for(op);
+    if (op.target == "/dev/shm") kind = GrantKind::kDevice;
+    in.grants.push_back({op.target, kind, op.optional, op.where});
+  }
+  for (const auto& e : exec) in.grants.push_back({e.path, GrantKind::kExec, true, e.where});
+  in.tcp_connect = policy.network.tcp_connect;
+  in.tcp_bind = policy.network.tcp_bind;
+  in.scope_ipc = true;
+  LandlockPlan ll = build_landlock_plan(in);
+  // Listing '/' shows only names of what was mounted; without it `ls /` and
+  // some path-walking tools fail.
+  if (ll.active())
+    ll.paths.push_back({"/", landlock::kAccessFsReadDir, false, GrantKind::kRead, {}});
+  return ll;
 }
 
 }  // namespace
@@ -95,6 +139,13 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
                           {{"HOME", facts.home}, {"TMPDIR", "/tmp"}});
   plan.env = std::move(env.entries);
   plan.dropped_secret_names = std::move(env.dropped_secret_names);
+
+  auto exec = expand_list(fs.exec, vars, errors);
+  plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
+  plan.rlimits = build_rlimits(policy.limits);
+  if (policy.limits.memory) plan.memory_max = policy.limits.memory->value;
+  if (policy.limits.processes) plan.pids_max = policy.limits.processes->value;
+  if (policy.limits.wall_time_ms) plan.timeout_ms = policy.limits.wall_time_ms->value;
 
   if (errors.empty()) result.plan = std::move(plan);
   return result;

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "plan/host_facts.h"
+#include "plan/landlock_plan.h"
+#include "plan/rlimit_plan.h"
 #include "plan/mount_plan.h"
 #include "policy/policy.h"
 
@@ -29,6 +31,11 @@ struct Plan {
   std::vector<std::string> argv;
   std::vector<std::string> env;  // "NAME=VALUE", the command's whole environment
   std::vector<std::string> dropped_secret_names;  // host variables withheld (names only)
+  LandlockPlan landlock;
+  std::vector<RlimitSetting> rlimits;
+  std::optional<std::uint64_t> memory_max;  // cgroup limit, when [limits] memory is set
+  std::optional<std::uint64_t> pids_max;    // cgroup limit, when [limits] processes is set
+  std::optional<std::uint64_t> timeout_ms;
 };
 
 struct PlanResult {

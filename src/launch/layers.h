@@ -1,0 +1,42 @@
+// The kernel walls applied to the command just before exec (rlimits, Landlock,
+// seccomp) and the session cgroup, prepared in the parent before clone so the
+// child only reads flat data.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "base/error.h"
+#include "launch/child_spec.h"
+#include "plan/plan.h"
+#include "policy/policy.h"
+#include "seccomp/filter.h"
+#include "sys/cgroup.h"
+#include "sys/landlock.h"
+
+namespace aj {
+
+struct PreparedLayers {
+  std::vector<RlimitSetting> rlimits;  // clamped to the current hard limits
+  std::vector<RlimitClamp> clamps;
+  LandlockChildStorage landlock_storage;
+  LandlockChildRules landlock_rules{};
+  BpfProgram seccomp;
+  std::optional<SessionCgroup> cgroup;
+  std::string cgroup_note;  // why no cgroup limits, when asked for and unavailable
+
+  ChildHooks hooks() const;
+};
+
+struct LayerOptions {
+  bool sockets_unix_only = false;  // no-userns with --net none
+};
+
+// The result must stay at one address until the child has exec'd (the hooks
+// point into it), hence the unique_ptr.
+Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const Policy& policy,
+                                                       const LayerOptions& options);
+
+}  // namespace aj
