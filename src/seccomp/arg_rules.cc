@@ -56,8 +56,7 @@ ArgFilter socket_filter(bool unix_only) {
              r.all_of[0].datum == AF_NETLINK;
     };
     std::erase_if(f.complement, is_netlink);
-    f.complement.push_back(
-        {{cmp(0, ArgOp::kEq, AF_NETLINK), cmp(2, ArgOp::kEq, NETLINK_ROUTE)}});
+    f.complement.push_back({{cmp(0, ArgOp::kEq, AF_NETLINK), cmp(2, ArgOp::kEq, NETLINK_ROUTE)}});
     f.deny.push_back({{cmp(0, ArgOp::kEq, AF_NETLINK), cmp(2, ArgOp::kNe, NETLINK_ROUTE)}});
   }
   return f;
@@ -82,8 +81,7 @@ bool ArgRule::matches(const SyscallArgs& args) const {
 }
 
 bool any_matches(const std::vector<ArgRule>& rules, const SyscallArgs& args) {
-  return std::any_of(rules.begin(), rules.end(),
-                     [&](const ArgRule& r) { return r.matches(args); });
+  return std::any_of(rules.begin(), rules.end(), [&](const ArgRule& r) { return r.matches(args); });
 }
 
 std::vector<ArgRule> rules_arg_in(unsigned arg, const std::vector<std::uint64_t>& values) {

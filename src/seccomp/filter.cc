@@ -41,7 +41,6 @@ struct Reach {
 };
 
 struct Compiler {
-  const SeccompPolicy& policy;
   scmp_filter_ctx ctx = nullptr;
   std::uint32_t profile_action = SCMP_ACT_ERRNO(EPERM);
   std::uint32_t default_action = SCMP_ACT_ALLOW;
@@ -103,8 +102,8 @@ Result<> mark_list(const StringList& list, bool deny, Compiler* c) {
     for (std::string_view m : members) {
       const std::optional<int> nr = seccomp_syscall_number(m);
       if (!nr) {
-        return fail(located(item.where,
-                            fmt::format("unknown system call '{}' in [seccomp] {}", m, key)));
+        return fail(
+            located(item.where, fmt::format("unknown system call '{}' in [seccomp] {}", m, key)));
       }
       if (*nr < 0) continue;  // not on this architecture: nothing to filter
       Reach& r = c->reach[*nr];
@@ -128,7 +127,8 @@ Result<std::uint32_t> action_of(const SeccompPolicy& p) {
   const int e = p.errno_value ? p.errno_value->value : EPERM;
   if (e < 1 || e > 4095) {
     const SourceLoc where = p.errno_value ? p.errno_value->where : SourceLoc{};
-    return fail(located(where, fmt::format("[seccomp] errno must be between 1 and 4095, not {}", e)));
+    return fail(
+        located(where, fmt::format("[seccomp] errno must be between 1 and 4095, not {}", e)));
   }
   return SCMP_ACT_ERRNO(static_cast<std::uint32_t>(e));
 }
@@ -151,8 +151,9 @@ Result<> add_rule(const Compiler& c, std::uint32_t action, int nr, const ArgRule
   if (rule != nullptr) {
     for (const ArgCmp& a : rule->all_of) {
       // libseccomp's masked comparison takes the mask first, then the datum.
-      cmps.push_back(a.op == ArgOp::kMaskedEq ? scmp_arg_cmp{a.arg, SCMP_CMP_MASKED_EQ, a.mask, a.datum}
-                                              : scmp_arg_cmp{a.arg, to_scmp(a.op), a.datum, 0});
+      cmps.push_back(a.op == ArgOp::kMaskedEq
+                         ? scmp_arg_cmp{a.arg, SCMP_CMP_MASKED_EQ, a.mask, a.datum}
+                         : scmp_arg_cmp{a.arg, to_scmp(a.op), a.datum, 0});
     }
   }
   const int rc = seccomp_rule_add_exact_array(c.ctx, action, nr, static_cast<unsigned>(cmps.size()),
@@ -223,7 +224,7 @@ Result<BpfProgram> export_program(scmp_filter_ctx ctx) {
 }  // namespace
 
 Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOptions& options) {
-  Compiler c{policy};
+  Compiler c;
   c.profile_action = AJ_TRY(action_of(policy));
   const bool default_deny =
       policy.default_action && policy.default_action->value == SeccompDefault::kDeny;
@@ -232,8 +233,8 @@ Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOpt
   AJ_TRY(mark_list(policy.allow, false, &c));
 
   const int execve = native_nr("execve");
-  if (auto it = c.reach.find(execve); it != c.reach.end() && it->second.deny_where != nullptr &&
-                                      is_denial(c.effective(execve))) {
+  if (auto it = c.reach.find(execve);
+      it != c.reach.end() && it->second.deny_where != nullptr && is_denial(c.effective(execve))) {
     return fail(located(*it->second.deny_where,
                         "execve cannot be denied: the filter is installed just before the "
                         "command is executed"));
@@ -245,11 +246,13 @@ Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOpt
   // Other architectures' syscalls (i386 int 0x80) kill; libseccomp also sends
   // x32 numbers (nr >= 0x40000000) on x86_64 to this action. We set
   // no_new_privs ourselves and only export, so CTL_NNP is off.
-  for (auto [attr, value] : {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
-                             std::pair{SCMP_FLTATR_CTL_NNP, 0U},
-                             std::pair{SCMP_FLTATR_CTL_OPTIMIZE, 2U}}) {
+  for (auto [attr, value] :
+       {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
+        std::pair{SCMP_FLTATR_CTL_NNP, 0U}, std::pair{SCMP_FLTATR_CTL_OPTIMIZE, 2U}}) {
     const int rc = seccomp_attr_set(c.ctx, attr, value);
-    if (rc < 0) return sys_error("seccomp_attr_set", fmt::format("{}", static_cast<int>(attr)), -rc);
+    if (rc < 0) {
+      return sys_error("seccomp_attr_set", fmt::format("{}", static_cast<int>(attr)), -rc);
+    }
   }
 
   std::set<int> special;

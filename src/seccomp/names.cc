@@ -20,10 +20,10 @@ struct NewerSyscall {
 // architecture but alpha (and mips, ia64 with offsets), so the table is used
 // only on x86_64 and aarch64. Source: the kernel's scripts/syscall.tbl.
 constexpr NewerSyscall kNewerSyscalls[] = {
-    {"statmount", 457},     {"listmount", 458},      {"lsm_get_self_attr", 459},
+    {"statmount", 457},         {"listmount", 458},        {"lsm_get_self_attr", 459},
     {"lsm_set_self_attr", 460}, {"lsm_list_modules", 461}, {"mseal", 462},
-    {"setxattrat", 463},    {"getxattrat", 464},     {"listxattrat", 465},
-    {"removexattrat", 466}, {"open_tree_attr", 467}, {"file_getattr", 468},
+    {"setxattrat", 463},        {"getxattrat", 464},       {"listxattrat", 465},
+    {"removexattrat", 466},     {"open_tree_attr", 467},   {"file_getattr", 468},
     {"file_setattr", 469},
 };
 
@@ -70,8 +70,7 @@ std::string seccomp_syscall_name(int nr) {
 
 int seccomp_highest_known_syscall() {
   static const int highest = [] {
-    int best = native_uses_unified_numbers() ? kNewerSyscalls[std::size(kNewerSyscalls) - 1].nr
-                                             : 0;
+    int best = native_uses_unified_numbers() ? kNewerSyscalls[std::size(kNewerSyscalls) - 1].nr : 0;
     // Native numbers stay below 1024 on x86_64 and aarch64.
     for (int nr = 0; nr < 1024; ++nr) {
       if (char* s = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr)) {

@@ -1,0 +1,204 @@
+// The rule algebra of the built-in argument filters, checked by evaluating the
+// rules directly: every filter's `complement` must match exactly the calls its
+// `deny` does not, or libseccomp would be handed overlapping rules with
+// different actions.
+#include <doctest/doctest.h>
+#include <errno.h>
+#include <linux/netlink.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/personality.h>
+#include <sys/socket.h>
+
+#include <random>
+#include <set>
+
+#include "seccomp/arg_rules.h"
+
+namespace aj {
+namespace {
+
+SyscallArgs args0(std::uint64_t a0, std::uint64_t a1 = 0, std::uint64_t a2 = 0) {
+  return {a0, a1, a2, 0, 0, 0};
+}
+
+// Values where off-by-one and high-bit mistakes show.
+std::vector<std::uint64_t> edge_values() {
+  std::vector<std::uint64_t> v;
+  for (std::uint64_t i = 0; i < 64; ++i) v.push_back(i);
+  for (std::uint64_t base : {0x5410ULL, 0x5412ULL, 0x541cULL, 0x7fffffffULL, 0x80000000ULL,
+                             0xfffffffeULL, 0xffffffffULL, 0x100000000ULL}) {
+    for (std::uint64_t hi : {0ULL, 1ULL << 32, 0xffffffffULL << 32, 1ULL << 63}) {
+      for (int d = -2; d <= 2; ++d) v.push_back((base + static_cast<std::uint64_t>(d)) | hi);
+    }
+  }
+  v.push_back(~0ULL);
+  v.push_back(~0ULL - 1);
+  std::mt19937_64 rng(42);
+  for (int i = 0; i < 2000; ++i) v.push_back(rng());
+  for (int i = 0; i < 2000; ++i) v.push_back(rng() & 0xffffffffULL);
+  return v;
+}
+
+bool one_comparison_per_argument(const ArgRule& r) {
+  std::set<unsigned> seen;
+  for (const ArgCmp& c : r.all_of) {
+    if (!seen.insert(c.arg).second) return false;
+  }
+  return true;
+}
+
+TEST_CASE("every built-in argument filter's complement is exactly what its deny rules miss") {
+  for (bool unix_only : {false, true}) {
+    for (const ArgFilter& f : baseline_arg_filters(unix_only)) {
+      CAPTURE(f.syscall);
+      CAPTURE(unix_only);
+      CHECK(f.deny_errno > 0);
+      CHECK_FALSE(f.deny.empty());
+      CHECK_FALSE(f.complement.empty());
+      for (const auto* rules : {&f.deny, &f.complement}) {
+        for (const ArgRule& r : *rules) CHECK(one_comparison_per_argument(r));
+      }
+      for (std::uint64_t a : edge_values()) {
+        for (std::uint64_t b : {0ULL, 1ULL, 2ULL, 9ULL, 0x5412ULL, 1ULL << 40, ~0ULL}) {
+          // Vary the argument each filter looks at, and a second one.
+          for (const SyscallArgs& args : {args0(a, b, b), args0(b, a, b), args0(b, b, a)}) {
+            const bool denied = any_matches(f.deny, args);
+            const bool rest = any_matches(f.complement, args);
+            if (denied == rest) {
+              CAPTURE(args[0]);
+              CAPTURE(args[1]);
+              CAPTURE(args[2]);
+              FAIL("deny and complement overlap or leave a gap");
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+const ArgFilter& filter_for(const std::vector<ArgFilter>& all, std::string_view name) {
+  for (const ArgFilter& f : all) {
+    if (f.syscall == name) return f;
+  }
+  FAIL("no filter for " << name);
+  return all.front();
+}
+
+TEST_CASE("the built-in filters deny what the issue lists and allow ordinary calls") {
+  const auto normal = baseline_arg_filters(false);
+  const auto unix_only = baseline_arg_filters(true);
+  struct Row {
+    const std::vector<ArgFilter>* filters;
+    const char* syscall;
+    SyscallArgs args;
+    bool denied;
+  };
+  const std::uint64_t high = 1ULL << 32;
+  const Row rows[] = {
+      {&normal, "ioctl", args0(0, TIOCSTI), true},
+      {&normal, "ioctl", args0(0, TIOCSTI | high), true},  // high bits must not slip past
+      {&normal, "ioctl", args0(0, TIOCLINUX | (0xdeadULL << 40)), true},
+      {&normal, "ioctl", args0(0, TCGETS), false},
+      {&normal, "ioctl", args0(0, FIONREAD), false},
+      {&normal, "ioctl", args0(0, TIOCSTI + 1), false},
+      {&normal, "clone", args0(SIGCHLD), false},
+      {&normal, "clone",
+       args0(CLONE_VM | CLONE_FS | CLONE_FILES | CLONE_SIGHAND | CLONE_THREAD | CLONE_SYSVSEM |
+             CLONE_SETTLS | CLONE_PARENT_SETTID | CLONE_CHILD_CLEARTID),
+       false},
+      {&normal, "clone", args0(CLONE_NEWUSER | SIGCHLD), true},
+      {&normal, "clone", args0(CLONE_NEWNET), true},
+      {&normal, "clone", args0(CLONE_NEWNS | (1ULL << 40)), true},
+      {&normal, "clone", args0(0x80 | SIGCHLD), false},  // the exit-signal byte, not NEWTIME
+      {&normal, "unshare", args0(CLONE_NEWTIME), true},
+      {&normal, "unshare", args0(CLONE_NEWUSER), true},
+      {&normal, "unshare", args0(CLONE_FILES | CLONE_FS), false},
+      {&normal, "socket", args0(AF_UNIX, SOCK_STREAM), false},
+      {&normal, "socket", args0(AF_INET, SOCK_STREAM), false},
+      {&normal, "socket", args0(AF_INET6, SOCK_DGRAM), false},
+      {&normal, "socket", args0(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), false},
+      {&normal, "socket", args0(AF_NETLINK, SOCK_RAW, NETLINK_AUDIT), true},
+      {&normal, "socket", args0(AF_NETLINK, SOCK_RAW, NETLINK_KOBJECT_UEVENT), true},
+      {&normal, "socket", args0(AF_PACKET, SOCK_RAW), true},
+      {&normal, "socket", args0(AF_PACKET | high, SOCK_RAW), true},
+      {&normal, "socket", args0(AF_INET | high, SOCK_RAW), true},  // fail closed
+      {&normal, "socket", args0(AF_VSOCK, SOCK_STREAM), true},
+      {&normal, "socket", args0(AF_ALG, SOCK_SEQPACKET), true},
+      {&normal, "socket", args0(AF_UNSPEC), true},
+      {&normal, "socket", args0(~0ULL), true},
+      {&unix_only, "socket", args0(AF_UNIX, SOCK_STREAM), false},
+      {&unix_only, "socket", args0(AF_INET, SOCK_STREAM), true},
+      {&unix_only, "socket", args0(AF_INET6, SOCK_STREAM), true},
+      {&unix_only, "socket", args0(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), true},
+      {&normal, "socketpair", args0(AF_UNIX, SOCK_STREAM), false},
+      {&normal, "socketpair", args0(AF_INET, SOCK_STREAM), true},
+      {&normal, "personality", args0(PER_LINUX), false},
+      {&normal, "personality", args0(0xffffffffULL), false},
+      {&normal, "personality", args0(ADDR_NO_RANDOMIZE), true},
+      {&normal, "personality", args0(READ_IMPLIES_EXEC), true},
+      {&normal, "personality", args0(PER_LINUX32), true},
+      {&normal, "personality", args0(0xfffffffeULL), true},
+      {&normal, "personality", args0(1ULL << 32), true},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(r.syscall);
+    CAPTURE(r.args[0]);
+    CAPTURE(r.args[1]);
+    CAPTURE(r.args[2]);
+    const ArgFilter& f = filter_for(*r.filters, r.syscall);
+    CHECK(any_matches(f.deny, r.args) == r.denied);
+  }
+}
+
+TEST_CASE("values outside an allowed set are covered by aligned blocks and one tail rule") {
+  const std::vector<std::vector<std::uint64_t>> sets = {
+      {1, 2, 10, 16}, {1}, {0}, {0, 0xffffffffULL}, {5, 6, 7, 8, 1000}, {0, ~0ULL}, {~0ULL}};
+  for (const auto& allowed : sets) {
+    const auto rules = rules_arg_outside(0, allowed);
+    const std::set<std::uint64_t> in(allowed.begin(), allowed.end());
+    for (std::uint64_t v : edge_values()) {
+      CAPTURE(v);
+      CHECK(any_matches(rules, args0(v)) == !in.contains(v));
+    }
+    for (std::uint64_t v = 0; v < 2048; ++v) {
+      if (any_matches(rules, args0(v)) == in.contains(v)) FAIL("wrong for " << v);
+    }
+  }
+  // [1, 0xfffffffe] needs 62 blocks; the tail one more.
+  CHECK(rules_arg_outside(0, {0, 0xffffffffULL}).size() == 63);
+  CHECK(rules_arg_outside(0, {1, 2, 10, 16}).size() == 7);
+}
+
+TEST_CASE("the low-32-bit complement matches every value except the two, whatever the high bits") {
+  const std::uint32_t a = TIOCSTI;
+  const std::uint32_t b = TIOCLINUX;
+  const auto either = rules_low32_either(1, a, b);
+  const auto neither = rules_low32_neither(1, a, b);
+  for (std::uint64_t hi : {0ULL, 1ULL << 32, 0xabcdULL << 40, 0xffffffffULL << 32}) {
+    for (std::uint64_t lo = 0; lo < 0x10000; ++lo) {
+      const SyscallArgs args = args0(0, hi | lo);
+      const bool is_one = lo == a || lo == b;
+      if (any_matches(either, args) != is_one || any_matches(neither, args) == is_one) {
+        FAIL("wrong for " << (hi | lo));
+      }
+    }
+  }
+  CHECK(neither.size() == 35);  // 29 shared bits + 3 * 2 ordered pairs
+}
+
+TEST_CASE("the fixed rules keep execve allowed and answer clone3 with ENOSYS") {
+  bool saw_execve = false;
+  bool saw_clone3 = false;
+  for (const FixedRule& r : baseline_fixed_rules()) {
+    if (r.syscall == "execve") saw_execve = r.errnum == 0;
+    if (r.syscall == "clone3") saw_clone3 = r.errnum == ENOSYS;
+  }
+  CHECK(saw_execve);
+  CHECK(saw_clone3);
+}
+
+}  // namespace
+}  // namespace aj
