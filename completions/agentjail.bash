@@ -26,7 +26,9 @@ _agentjail_profile_names() {
   local aj=$1 dir=$2
   local -a args=(profiles)
   [[ -n $dir ]] && args+=(--profile-dir "$dir")
-  "$aj" "${args[@]}" 2>/dev/null </dev/null | awk '$1 ~ /^[A-Za-z0-9._+-]+$/ { print $1 }'
+  local out
+  out=$("$aj" "${args[@]}" 2>/dev/null </dev/null) || return 0
+  awk '$1 ~ /^[A-Za-z0-9._+-]+$/ && !seen[$1]++ { print $1 }' <<<"$out"
 }
 
 _agentjail_in_list() {

@@ -83,7 +83,9 @@ function __agentjail_profile_names
             set args $args $tokens[$i]
         end
     end
-    $tokens[1] $args 2>/dev/null </dev/null | string match -r '^[A-Za-z0-9._+-]+(?=\s|$)'
+    type -q -- $tokens[1]; or return
+    set -l out ($tokens[1] $args 2>/dev/null </dev/null); or return
+    string match -r '^[A-Za-z0-9._+-]+(?=\s|$)' -- $out
 end
 
 function __agentjail_profile_args

@@ -10,8 +10,13 @@ Runs the built binary's `--help` and `SUBCOMMAND --help`, and checks that
   - completions know which options take a value, offer every value of an
     enumerated option (`--net none|loopback|host`), and offer no option the
     subcommand does not have;
-  - the man pages and completions know every layer name in
-    src/policy/layers.cc (for `--require` and `require = [...]`).
+  - the man pages and completions know every layer name of known_layers()
+    (src/policy/layers.cc; for `--require` and `require = [...]`);
+  - man/agentjail.toml.5.scd's SYSCALL GROUPS documents exactly the groups of
+    syscall_groups() (src/seccomp/groups.cc), each with every call or group
+    it holds.
+The two tables are read from the docs_facts helper (--facts), which prints
+them through those public interfaces.
 Each problem is printed as `FILE: message`; the exit status is 1 if any.
 
 The completion parsers below read the structure each completion file documents
@@ -275,12 +280,29 @@ def parse_fish(text: str) -> Offer:
 
 # ---------------------------------------------------------------- checks
 
-def known_layers(source_root: str) -> list[str]:
-    path = os.path.join(source_root, "src", "policy", "layers.cc")
-    if not os.path.exists(path):
-        return []
-    with open(path, encoding="utf-8") as f:
-        return re.findall(r'\{"([a-z][a-z0-9-]*)",\s*"', f.read())
+@dataclasses.dataclass
+class SourceFacts:
+    """Names the docs must know that live in tables in the sources."""
+    layers: list[str]  # known_layers() (src/policy/layers.cc)
+    groups: dict[str, list[str]]  # syscall_groups() (src/seccomp/groups.cc): "@name" -> members
+
+
+def read_facts(facts_bin: str | None) -> SourceFacts:
+    """Layers and syscall groups as printed by the docs_facts helper (or none)."""
+    if not facts_bin:
+        return SourceFacts([], {})
+    proc = subprocess.run([facts_bin], capture_output=True, text=True, timeout=30)
+    if proc.returncode != 0:
+        raise SystemExit(f"docs-sync: {facts_bin} exited {proc.returncode}: {proc.stderr}")
+    layers: list[str] = []
+    groups: dict[str, list[str]] = {}
+    for line in proc.stdout.splitlines():
+        words = line.split()
+        if words[:1] == ["layer"] and len(words) == 2:
+            layers.append(words[1])
+        elif words[:1] == ["group"] and len(words) >= 3:
+            groups[words[1]] = words[3:]
+    return SourceFacts(layers, groups)
 
 
 def has_word(text: str, word: str) -> bool:
@@ -371,7 +393,39 @@ def check_layers(layers: list[str], name: str, text: str, what: str) -> list[str
             for layer in layers if not has_word(text, layer)]
 
 
-def check_all(cli: Cli, texts: dict[str, str], layers: list[str]) -> list[str]:
+def scd_unescape(text: str) -> str:
+    return re.sub(r"\\([_*\\])", r"\1", text)
+
+
+def check_groups(groups: dict[str, list[str]], name: str, text: str) -> list[str]:
+    section = scd_unescape(scd_sections(text, "#").get("SYSCALL GROUPS", ""))
+    entries: dict[str, str] = {}
+    current = None
+    for line in section.splitlines():
+        term = re.fullmatch(r"\*(@[A-Za-z0-9_-]+)\*\s*", line)
+        if term:
+            current = term.group(1)
+            entries[current] = ""
+        elif current and line.startswith("\t"):
+            entries[current] += line + "\n"
+        else:
+            current = None
+    errors = []
+    for group, members in groups.items():
+        if group not in entries:
+            errors.append(f"{name}: group {group} (src/seccomp/groups.cc) has no '*{group}*' "
+                          "entry in SYSCALL GROUPS")
+            continue
+        for m in members:
+            if not has_word(entries[group], m):
+                errors.append(f"{name}: SYSCALL GROUPS entry {group} does not list '{m}'")
+    for group in sorted(set(entries) - set(groups)):
+        errors.append(f"{name}: SYSCALL GROUPS documents {group}, which src/seccomp/groups.cc "
+                      "does not define")
+    return errors
+
+
+def check_all(cli: Cli, texts: dict[str, str], facts: SourceFacts) -> list[str]:
     """texts: relative path -> contents of the five documents."""
     man1 = "man/agentjail.1.scd"
     offer, terms = parse_man(texts[man1])
@@ -383,10 +437,13 @@ def check_all(cli: Cli, texts: dict[str, str], layers: list[str]) -> list[str]:
         completion = parse(texts[name])
         errors += check_completion(cli, name, completion)
         if any("--require" in cli.names(s) for s in cli.subcommands):
-            errors += check_layers(layers, name, completion.value_text("--require"),
+            errors += check_layers(facts.layers, name, completion.value_text("--require"),
                                    "offered for --require")
     for name in ("man/agentjail.1.scd", "man/agentjail.toml.5.scd"):
-        errors += check_layers(layers, name, texts[name], "mentioned")
+        errors += check_layers(facts.layers, name, texts[name], "mentioned")
+    if facts.groups:
+        errors += check_groups(facts.groups, "man/agentjail.toml.5.scd",
+                               texts["man/agentjail.toml.5.scd"])
     return errors
 
 
@@ -405,10 +462,11 @@ def read_documents(source_root: str) -> dict[str, str]:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agentjail", required=True, help="the built agentjail binary")
+    ap.add_argument("--facts", help="the built docs_facts helper (layers, syscall groups)")
     ap.add_argument("--source-root", required=True, help="holds man/ and completions/")
     args = ap.parse_args()
     cli = read_cli(args.agentjail)
-    errors = check_all(cli, read_documents(args.source_root), known_layers(args.source_root))
+    errors = check_all(cli, read_documents(args.source_root), read_facts(args.facts))
     for e in errors:
         print(f"docs-sync: {e}")
     if errors:

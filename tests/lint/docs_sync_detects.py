@@ -13,7 +13,9 @@ removed:
   - every option that takes a value turned into a flag in each completion;
   - every value of an enumerated option removed from the man page and from
     each completion;
-  - every layer name of src/policy/layers.cc removed from each document.
+  - every layer name of src/policy/layers.cc removed from each document;
+  - every syscall group's entry, and every call or group in it, removed from
+    the SYSCALL GROUPS section of agentjail.toml(5).
 Finally one end-to-end run of docs_sync.py as a program, against a temporary
 copy of the tree whose man page lacks an option, must exit 1 and name it.
 """
@@ -32,6 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import docs_sync as ds  # noqa: E402
 
 MAN = "man/agentjail.1.scd"
+MAN5 = "man/agentjail.toml.5.scd"
 BASH = "completions/agentjail.bash"
 ZSH = "completions/_agentjail"
 FISH = "completions/agentjail.fish"
@@ -47,6 +50,19 @@ def drop_option(doc: str, text: str, option: str) -> str:
         return drop_token(text, option)
     flag = f"-l {option[2:]}" if option.startswith("--") else f"-s {option[1:]}"
     return re.sub(rf" {re.escape(flag)}(?![A-Za-z0-9-])", "", text)
+
+
+def group_entry_span(text: str, group: str) -> tuple[int, int]:
+    """The indented body below the `*@group*` term line of SYSCALL GROUPS."""
+    term = re.search(rf"^\*{re.escape(group.replace('_', chr(92) + '_'))}\*\n", text, re.M)
+    end = re.compile(r"^(?!\t)", re.M).search(text, term.end())
+    return term.end(), end.start()
+
+
+def drop_group_entry(text: str, group: str) -> str:
+    start, end = group_entry_span(text, group)
+    term_start = text.rindex("\n", 0, start - 1) + 1
+    return text[:term_start] + text[end:]
 
 
 def in_span(text: str, span: tuple[int, int], edit) -> str:
@@ -103,8 +119,8 @@ def make_flag(doc: str, text: str, option: str) -> str:
 
 
 class Runner:
-    def __init__(self, cli: ds.Cli, texts: dict[str, str], layers: list[str]):
-        self.cli, self.texts, self.layers = cli, texts, layers
+    def __init__(self, cli: ds.Cli, texts: dict[str, str], facts: ds.SourceFacts):
+        self.cli, self.texts, self.facts = cli, texts, facts
         self.cases = 0
         self.failures: list[str] = []
 
@@ -114,7 +130,7 @@ class Runner:
         if mutated == self.texts[doc]:
             self.failures.append(f"{what}: the mutation changed nothing in {doc}")
             return
-        errors = ds.check_all(self.cli, {**self.texts, doc: mutated}, self.layers)
+        errors = ds.check_all(self.cli, {**self.texts, doc: mutated}, self.facts)
         if not any(e.startswith(doc + ":") and all(n in e for n in needles) for e in errors):
             self.failures.append(f"{what}: not detected in {doc} (errors: {errors})")
 
@@ -161,12 +177,21 @@ def run_mutations(r: Runner) -> None:
                          drop_token(r.texts[doc], value), f"'{value}'", name)
 
     for doc in ds.DOCUMENTS:
-        for layer in r.layers:
+        for layer in r.facts.layers:
             r.expect(f"layer {layer} removed", doc, drop_token(r.texts[doc], layer),
                      f"layer '{layer}'")
 
+    text = r.texts[MAN5]
+    for group, members in r.facts.groups.items():
+        r.expect(f"group {group} removed", MAN5, drop_group_entry(text, group), group)
+        span = group_entry_span(text, group)
+        for m in members:
+            r.expect(f"{m} removed from {group}", MAN5,
+                     in_span(text, span, lambda s, m=m: drop_token(ds.scd_unescape(s), m)),
+                     group, f"'{m}'")
 
-def end_to_end(agentjail: str, source_root: str, option: str) -> str | None:
+
+def end_to_end(agentjail: str, facts: str, source_root: str, option: str) -> str | None:
     """Runs docs_sync.py on a temp tree whose man page lacks option; None if detected."""
     with tempfile.TemporaryDirectory(prefix="docs-sync-") as tmp:
         for rel in ds.DOCUMENTS:
@@ -179,7 +204,7 @@ def end_to_end(agentjail: str, source_root: str, option: str) -> str | None:
             f.write(drop_token(text, option))
         proc = subprocess.run(
             [sys.executable, os.path.join(os.path.dirname(__file__), "docs_sync.py"),
-             "--agentjail", agentjail, "--source-root", tmp],
+             "--agentjail", agentjail, "--facts", facts, "--source-root", tmp],
             capture_output=True, text=True, timeout=120)
     if proc.returncode == 1 and f"{MAN}: option {option} " in proc.stdout:
         return None
@@ -189,13 +214,14 @@ def end_to_end(agentjail: str, source_root: str, option: str) -> str | None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--agentjail", required=True)
+    ap.add_argument("--facts", required=True)
     ap.add_argument("--source-root", required=True)
     args = ap.parse_args()
 
     cli = ds.read_cli(args.agentjail)
     texts = ds.read_documents(args.source_root)
-    layers = ds.known_layers(args.source_root)
-    control = ds.check_all(cli, texts, layers)
+    facts = ds.read_facts(args.facts)
+    control = ds.check_all(cli, texts, facts)
     if control:
         print("docs-sync-detects-missing: the unmodified documents already fail docs-sync, "
               "so detection proves nothing; fix these first:")
@@ -203,10 +229,10 @@ def main() -> int:
             print(f"  {e}")
         return 1
 
-    r = Runner(cli, texts, layers)
+    r = Runner(cli, texts, facts)
     run_mutations(r)
     last_option = sorted(cli.names("run"))[-1]
-    problem = end_to_end(args.agentjail, args.source_root, last_option)
+    problem = end_to_end(args.agentjail, args.facts, args.source_root, last_option)
     if problem:
         r.failures.append(problem)
     for f in r.failures:
