@@ -36,6 +36,6 @@ check_capture "jailed: the non-executable script did not run" all_lacks should-n
 capture jail --workspace "$T/no-such-workspace" -- sh -c 'echo RAN-$((6*7))'
 check_capture "a missing workspace is agentjail's own failure: exit 125" rc_is 125
 check_capture "... and the command did not run" all_lacks RAN-42
-check_capture "... and agentjail says why on stderr" err_matches 'agentjail: .*no-such-workspace'
+check_capture "... and agentjail says why on stderr" err_matches 'no-such-workspace'
 
 finish

@@ -6,9 +6,7 @@ aj_setup
 require_userns
 
 mark=3778.$(unique_token)
-as_user sleep "$mark" &
-host_sleep=$!
-track_pid "$host_sleep"
+start_bg sleep "$mark"
 wait_until 5 marker_alive "sleep $mark" || die "the host marker process did not start"
 host_pid=$(pgrep -f -- "sleep $mark" | head -n1)
 

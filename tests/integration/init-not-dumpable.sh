@@ -24,6 +24,7 @@ done
 check_capture "control: the caller's environment holds the secret (found in environ)" \
   out_has_line "FOUND:environ"
 kill -KILL "$sibling"
+wait "$sibling" 2>/dev/null
 
 capture jail -- "$PY" "$probe" --grep "$token" 1 "${items[@]}"
 check_capture "the jailed probe ran (exit 0)" rc_is 0

@@ -16,9 +16,10 @@ for s in "${secrets[@]}"; do
 done
 mkfile_as_user "$FAKE_HOME/.gitconfig" "not-a-secret"
 
-# Inside: for each secret, print READ:<content> or DENIED:<path>.
+# Inside: for each secret, print READ:<path>:<content>, or DENIED:<path> when
+# it cannot be read or reads empty (a hidden file is an empty file).
 probe='for f in "$@"; do
-  if c=$(cat "$HOME/$f" 2>/dev/null); then echo "READ:$f:$c"; else echo "DENIED:$f"; fi
+  if c=$(cat "$HOME/$f" 2>/dev/null) && [ -n "$c" ]; then echo "READ:$f:$c"; else echo "DENIED:$f"; fi
 done
 if c=$(cat "$HOME/.gitconfig" 2>/dev/null); then echo "PLAIN:$c"; else echo "NOPLAIN"; fi'
 

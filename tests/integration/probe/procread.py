@@ -1,6 +1,6 @@
 # procread.py PID ITEM...: can this process look into /proc/PID/ITEM?
-# ITEM is environ, maps (read), mem (open), fd (list), cwd, exe (readlink),
-# root (list). Prints "READ:<item>" or "DENIED:<item>:<ERRNO>"; with
+# ITEM is environ, maps (read), mem (open), fd (list, then readlink and open
+# each entry: only names is not access), cwd, exe (readlink), root (list). Prints "READ:<item>" or "DENIED:<item>:<ERRNO>"; with
 # --grep TOKEN, also "FOUND:<item>" when TOKEN is in what was read.
 import errno
 import os
@@ -21,7 +21,20 @@ for item in items:
                 data = f.read()
         elif item == "mem":
             os.close(os.open(path, os.O_RDONLY))
-        elif item in ("fd", "root"):
+        elif item == "fd":
+            names = os.listdir(path)
+            reached = 0
+            last = None
+            for n in names:
+                try:
+                    data += os.readlink(os.path.join(path, n)).encode() + b"\n"
+                    reached += 1
+                except OSError as e:
+                    last = e
+            if names and not reached:
+                print("NOTE:fd:%d names listed, none reachable" % len(names))
+                raise last
+        elif item == "root":
             data = "\n".join(os.listdir(path)).encode()
         else:
             data = os.readlink(path).encode()
