@@ -33,8 +33,8 @@ struct SeccompOptions {
 //  - `deny` names and groups get the profile action (errno: EPERM or the
 //    configured errno_value; kill: the whole process; log: allowed, logged);
 //  - with default = "deny", everything else gets that action except `allow`
-//    names and groups; syscalls newer than libseccomp's table get ENOSYS so
-//    libc falls back to older ones;
+//    names and groups; syscall numbers above the newest one we can name
+//    (names.h) get ENOSYS, so a newer libc falls back to older calls;
 //  - when both lists reach a syscall, the one naming it directly beats the
 //    one reaching it through a group; a tie goes to deny;
 //  - the built-in rules of arg_rules.h apply on top whatever the profile says;
