@@ -4,13 +4,37 @@
 #include "app_commands.h"
 #include "base/exit_codes.h"
 #include "plan/plan_print.h"
+#include "plan/report.h"
+#include "sys/cgroup.h"
 
 namespace aj {
+
+
+ReportContext report_context(const Prepared& p) {
+  ReportContext ctx;
+  ctx.user_namespace = true;
+  ctx.landlock_abi = p.plan.landlock.abi;
+  if (p.plan.memory_max || p.plan.pids_max) {
+    CgroupSupport cg = detect_cgroups();
+    ctx.cgroup_memory = cg.memory;
+    ctx.cgroup_pids = cg.pids;
+    ctx.cgroup_note = cg.reason;
+  }
+  return ctx;
+}
 
 int command_explain(const CliOptions& o) {
   auto prepared = prepare(o);
   if (!prepared) return kExitSetupFailed;
-  std::cout << format_plan(prepared->plan);
+  Report report = build_report(prepared->plan, prepared->policy, report_context(*prepared));
+  if (o.json) {
+    std::cout << format_report_json(report, prepared->plan, prepared->policy);
+    return 0;
+  }
+  std::string chain;
+  for (const auto& f : prepared->policy.chain) chain += (chain.empty() ? "" : " <- ") + f;
+  std::cout << "Profile chain: " << chain << "\n\n" << format_plan(prepared->plan) << "\n"
+            << format_report_text(report);
   return 0;
 }
 

@@ -92,7 +92,6 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.uid = facts.uid;
   plan.gid = facts.gid;
   plan.argv = inputs.argv;
-  if (plan.argv.empty()) errors.push_back("no command given");
 
   const auto& fs = policy.filesystem;
   if (fs.workspace.value == WorkspaceMode::kOverlay)

@@ -15,7 +15,7 @@
 namespace aj {
 
 struct PlanInputs {
-  std::vector<std::string> argv;     // the command
+  std::vector<std::string> argv;     // the command (empty for explain)
   std::optional<std::string> workspace;  // --workspace, else facts.cwd
 };
 

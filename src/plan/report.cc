@@ -1,0 +1,223 @@
+#include "plan/report.h"
+
+#include <fmt/format.h>
+
+#include "base/json.h"
+#include "base/units.h"
+#include "policy/variables.h"
+
+namespace aj {
+namespace {
+
+std::string where_of(const SourceLoc& w) { return w.file.empty() ? "built in" : w.str(); }
+
+class Builder {
+ public:
+  Builder(const Plan& plan, const Policy& policy, const ReportContext& ctx)
+      : plan_(plan), policy_(policy), ctx_(ctx) {}
+
+  Report run() {
+    files();
+    exec();
+    network();
+    syscalls();
+    limits();
+    environment();
+    assumptions();
+    return std::move(r_);
+  }
+
+ private:
+  std::string landlock() const { return ctx_.landlock_abi > 0 ? "Landlock" : ""; }
+
+  void add(std::string action, std::string subject, std::vector<std::string> layers,
+           std::string rule, std::string note = {}) {
+    std::erase(layers, std::string());
+    r_.rules.push_back({std::move(action), std::move(subject), std::move(layers), std::move(rule),
+                        std::move(note)});
+  }
+
+  // The nearest enclosing read-write bind, if any (Landlock cannot narrow it).
+  bool inside_writable(const std::string& path) const {
+    for (const auto& op : plan_.mounts.ops) {
+      if (op.target != path && op.kind == MountKind::kBindReadWrite && path_is_within(path, op.target))
+        return true;
+    }
+    return false;
+  }
+
+  void files() {
+    for (const auto& op : plan_.mounts.ops) {
+      if (op.where.file.empty()) continue;  // built-in /proc and /dev: see assumptions
+      std::string w = where_of(op.where);
+      switch (op.kind) {
+        case MountKind::kBindReadOnly:
+          add("read", op.target, {"mount (read-only, recursive)", landlock()}, w,
+              inside_writable(op.target)
+                  ? "inside a read-write tree: only the mount keeps it read-only"
+                  : "");
+          break;
+        case MountKind::kBindReadWrite:
+          add("write", op.target, {"mount (read-write bind)", landlock()}, w);
+          break;
+        case MountKind::kTmpfs:
+          add("write", op.target, {"mount (private tmpfs, discarded at exit)", landlock()}, w);
+          break;
+        case MountKind::kHideDir:
+        case MountKind::kHideFile:
+          add("hidden", op.target, {"mount (empty, read-only)"}, w);
+          break;
+        case MountKind::kSymlink:
+          add("read", fmt::format("{} -> {}", op.target, op.source), {"mount (symlink)"}, w);
+          break;
+        default: break;
+      }
+    }
+  }
+
+  void exec() {
+    for (const auto& rule : plan_.landlock.paths) {
+      if (rule.kind != GrantKind::kExec) continue;
+      add("execute", rule.path, {landlock()}, where_of(rule.where),
+          ctx_.landlock_abi > 0 ? "" : "not enforced: Landlock unavailable, everything readable is executable");
+    }
+    if (ctx_.landlock_abi == 0)
+      add("execute", "(anything readable)", {}, "filesystem.exec",
+          "not enforced: no Landlock on this kernel");
+  }
+
+  void network() {
+    const auto& n = policy_.network;
+    std::string w = where_of(n.mode.where);
+    if (plan_.new_netns)
+      add("network", fmt::format("{}: loopback only", to_string(plan_.net)),
+          {"network namespace (no interfaces but lo)"}, w);
+    else
+      add("network", "host network", {}, w, "not restricted: the host's network is shared");
+    for (const auto& p : n.tcp_connect)
+      add("tcp connect", fmt::format("port {}", p.value), {landlock()}, where_of(p.where));
+    for (const auto& p : n.tcp_bind)
+      add("tcp bind", fmt::format("port {}", p.value), {landlock()}, where_of(p.where));
+  }
+
+  void syscalls() {
+    const auto& s = policy_.seccomp;
+    std::string mode = s.default_action && s.default_action->value == SeccompDefault::kDeny
+                           ? "default deny (allowlist)"
+                           : "default allow";
+    std::string denied;
+    for (const auto& d : s.deny) denied += (denied.empty() ? "" : " ") + d.value;
+    add("syscalls", mode + (denied.empty() ? "" : "; denied: " + denied), {"seccomp"},
+        s.default_action ? where_of(s.default_action->where) : "built in");
+    add("syscalls",
+        "always denied: namespace creation, TIOCSTI/TIOCLINUX, non-native ABIs (killed), "
+        "socket families other than unix/inet/inet6/netlink-route",
+        {"seccomp"}, "built in");
+    add("capabilities", "none (all sets and the bounding set empty, no_new_privs)",
+        {"capabilities", "no_new_privs"}, "built in");
+  }
+
+  void limits() {
+    for (const auto& rl : plan_.rlimits) {
+      std::vector<std::string> layers = {fmt::format("rlimit {}", to_string(rl.kind))};
+      std::string note;
+      if (rl.kind == RlimitKind::kProcesses) {
+        if (ctx_.cgroup_pids) layers.push_back("cgroup pids.max");
+        else if (plan_.uid == 0)
+          note = "RLIMIT_NPROC does not bind uid 0 and no pids cgroup is available: not enforced";
+      }
+      if (rl.kind == RlimitKind::kAddressSpace && ctx_.cgroup_memory) layers = {"cgroup memory.max"};
+      std::string value = rl.kind == RlimitKind::kCpuTime ? fmt::format("{}s", rl.hard)
+                                                          : fmt::format("{}", rl.hard);
+      if (rl.kind == RlimitKind::kAddressSpace || rl.kind == RlimitKind::kFileSize)
+        value = format_size(rl.hard);
+      if (!note.empty()) layers.clear();
+      add("limit", fmt::format("{} = {}", to_string(rl.kind), value), layers,
+          where_of(rl.where), note);
+    }
+    if (plan_.timeout_ms)
+      add("limit", fmt::format("wall time = {}", format_duration_ms(*plan_.timeout_ms)),
+          {"supervisor timer (TERM, grace, KILL)"}, where_of(policy_.limits.wall_time_ms->where));
+  }
+
+  void environment() {
+    add("environment", fmt::format("{} variables, rebuilt from the allowlist", plan_.env.size()),
+        {"supervisor"}, "environment.keep");
+    for (const auto& name : plan_.dropped_secret_names)
+      add("withheld", name, {"supervisor"}, "built in", "secret-looking; not in [environment] pass");
+  }
+
+  void assumptions() {
+    auto& a = r_.assumptions;
+    a.push_back("The kernel is trusted: a kernel exploit escapes every layer. Use a VM for that.");
+    a.push_back("What the command may read can leave through what it may write (the workspace) "
+                "and, if granted, the network.");
+    a.push_back("Files written to the workspace (Makefiles, package scripts, .envrc, editor "
+                "settings) may run later on the host when you use them outside the jail; only "
+                ".git/hooks and .git/config are kept read-only by the default profile.");
+    a.push_back("The command shares your terminal: it can print escape sequences; typing into it "
+                "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");
+    if (!plan_.timeout_ms) a.push_back("No wall-clock limit: the session runs until it ends.");
+    if (ctx_.landlock_abi == 0)
+      a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");
+    for (const auto& why : plan_.landlock.not_enforced) a.push_back("Landlock: " + why);
+    if (!ctx_.cgroup_note.empty() && (plan_.memory_max || plan_.pids_max))
+      a.push_back("No cgroup limits (" + ctx_.cgroup_note + "); rlimits only.");
+  }
+
+  const Plan& plan_;
+  const Policy& policy_;
+  const ReportContext& ctx_;
+  Report r_;
+};
+
+std::string json_list(const std::vector<std::string>& v) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + json_string(v[i]);
+  return out + "]";
+}
+
+}  // namespace
+
+bool Report::degraded() const {
+  for (const auto& r : rules)
+    if (r.layers.empty()) return true;
+  return false;
+}
+
+Report build_report(const Plan& plan, const Policy& policy, const ReportContext& ctx) {
+  return Builder(plan, policy, ctx).run();
+}
+
+std::string format_report_text(const Report& report) {
+  std::string out = "Permitted actions, and what enforces each:\n";
+  for (const auto& r : report.rules) {
+    std::string layers;
+    for (const auto& l : r.layers) layers += (layers.empty() ? "" : " + ") + l;
+    if (layers.empty()) layers = "NOT ENFORCED";
+    out += fmt::format("  {:<12} {:<40} {}  [{}]\n", r.action, r.subject, layers, r.rule);
+    if (!r.note.empty()) out += fmt::format("  {:<12} {:<40} note: {}\n", "", "", r.note);
+  }
+  out += "\nFailure assumptions (what this sandbox does not protect against here):\n";
+  for (const auto& a : report.assumptions) out += "  - " + a + "\n";
+  return out;
+}
+
+std::string format_report_json(const Report& report, const Plan& plan, const Policy& policy) {
+  std::string out = "{";
+  out += "\"profile_chain\":" + json_list(policy.chain);
+  out += ",\"workspace\":" + json_string(plan.workspace);
+  out += ",\"network\":" + json_string(to_string(plan.net));
+  out += ",\"permitted\":[";
+  for (std::size_t i = 0; i < report.rules.size(); ++i) {
+    const auto& r = report.rules[i];
+    out += fmt::format("{}{{\"action\":{},\"subject\":{},\"layers\":{},\"enforced\":{},\"rule\":{},\"note\":{}}}",
+                       i ? "," : "", json_string(r.action), json_string(r.subject),
+                       json_list(r.layers), r.layers.empty() ? "false" : "true",
+                       json_string(r.rule), json_string(r.note));
+  }
+  out += "],\"assumptions\":" + json_list(report.assumptions) + "}\n";
+  return out;
+}
+
+}  // namespace aj
