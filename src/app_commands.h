@@ -30,6 +30,6 @@ std::vector<SearchDir> profile_search_path(const CliOptions& o);
 void print_diagnostics(const std::vector<Diagnostic>& diags);
 
 // Prints every problem (one line each) and returns nullopt on failure.
-std::optional<Prepared> prepare(const CliOptions& o);
+std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace = true);
 
 }  // namespace aj

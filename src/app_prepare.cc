@@ -52,7 +52,7 @@ std::optional<Policy> load_effective_policy(const CliOptions& o, const std::stri
   return loaded.policy;
 }
 
-std::optional<Prepared> prepare(const CliOptions& o) {
+std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
   auto facts = probe_host(environ);
   if (!facts) {
     log::error("{}", facts.error().render());
@@ -62,6 +62,7 @@ std::optional<Prepared> prepare(const CliOptions& o) {
   if (!policy) return std::nullopt;
   PlanInputs inputs;
   inputs.argv = o.command;
+  inputs.user_namespace = user_namespace;
   if (o.workspace) {
     std::string ws = *o.workspace;
     if (!ws.empty() && ws[0] != '/') ws = facts->cwd + "/" + ws;

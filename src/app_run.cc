@@ -1,11 +1,19 @@
 // `agentjail run`: prepare, refuse what cannot be enforced, launch.
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <iostream>
+
+#include <fmt/format.h>
 
 #include "app_commands.h"
 #include "base/exit_codes.h"
 #include "base/log.h"
 #include "launch/launcher.h"
 #include "launch/layers.h"
+#include "app_session_dir.h"
 #include "plan/plan_print.h"
 
 namespace aj {
@@ -26,6 +34,16 @@ std::vector<std::string> not_yet_enforced(const Policy& p) {
   return out;
 }
 
+void finish_cgroup(PreparedLayers& layers) {
+  if (!layers.cgroup) return;
+  CgroupEvents ev = read_cgroup_events(*layers.cgroup);
+  if (ev.oom_kills) log::warn("memory limit hit: {} process(es) killed", ev.oom_kills);
+  if (ev.pids_max_hits) log::warn("process limit hit {} time(s)", ev.pids_max_hits);
+  auto destroyed = destroy_session_cgroup(*layers.cgroup);
+  if (!destroyed) log::warn("{}", destroyed.error().render());
+  layers.cgroup.reset();
+}
+
 // Says which protections are weaker than asked: always when degraded.
 void report_layers(const Plan& plan, const PreparedLayers& layers) {
   for (const auto& why : plan.landlock.not_enforced) log::warn("Landlock: {}", why);
@@ -36,51 +54,120 @@ void report_layers(const Plan& plan, const PreparedLayers& layers) {
     log::warn("no cgroup limits ({}); rlimits only", layers.cgroup_note);
 }
 
-}  // namespace
+// Ubuntu 24.04 lets an unprivileged process create a user namespace but
+// denies it every capability there (AppArmor): treat that as unavailable.
+bool apparmor_blocks_userns() {
+  if (::getuid() == 0) return false;
+  std::ifstream f("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
+  int v = 0;
+  return (f >> v) && v == 1;
+}
 
-int command_run(const CliOptions& o) {
-  auto prepared = prepare(o);
-  if (!prepared) return kExitSetupFailed;
-  const Plan& plan = prepared->plan;
+bool is_userns_refusal(const Error& e) {
+  return e.op == "clone" &&
+         (e.errnum == EPERM || e.errnum == EACCES || e.errnum == ENOSPC || e.errnum == EUSERS ||
+          e.errnum == EINVAL);
+}
 
-  auto refused = not_yet_enforced(prepared->policy);
+// `require = [...]` / --require: refuse to start when a layer is missing.
+std::vector<std::string> missing_required(const Policy& policy, const Plan& plan,
+                                          const PreparedLayers& layers) {
+  std::vector<std::string> out;
+  int abi = plan.landlock.abi;
+  for (const auto& r : policy.require) {
+    const std::string& n = r.value;
+    bool ok = (n == "userns" && plan.user_namespace) || (n == "netns" && plan.new_netns) ||
+              (n == "landlock" && plan.landlock.active()) || (n == "landlock-net" && abi >= 4) ||
+              (n == "landlock-scope" && abi >= 6) || (n == "seccomp" && !layers.seccomp.insns.empty()) ||
+              (n == "cgroup" && layers.cgroup.has_value());
+    if (!ok) out.push_back(fmt::format("{}: required layer '{}' is not available here", r.where.str(), n));
+  }
+  return out;
+}
+
+struct RunState {
+  std::optional<Prepared> prepared;
+  std::unique_ptr<PreparedLayers> layers;
+};
+
+// Prepares plan and layers; nullopt after printing why.
+std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
+  RunState st;
+  st.prepared = prepare(o, user_namespace);
+  if (!st.prepared) return std::nullopt;
+  const Plan& plan = st.prepared->plan;
+  auto refused = not_yet_enforced(st.prepared->policy);
   if (!refused.empty()) {
     for (const auto& r : refused) std::cerr << r << '\n';
     log::error("refusing to run: the profile asks for protection this version cannot enforce");
-    return kExitSetupFailed;
+    return std::nullopt;
   }
-  if (o.dry_run) {
-    std::cout << format_plan(plan);
-    return 0;
-  }
-
   LayerOptions layer_options;
-  auto layers = prepare_layers(plan, prepared->policy, layer_options);
+  layer_options.sockets_unix_only = !plan.user_namespace && plan.net != NetMode::kHost;
+  auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
   if (!layers) {
     log::error("{}", layers.error().render());
-    return kExitSetupFailed;
+    return std::nullopt;
   }
-  report_layers(plan, **layers);
+  st.layers = std::move(*layers);
+  auto missing = missing_required(st.prepared->policy, plan, *st.layers);
+  if (!missing.empty()) {
+    for (const auto& m : missing) std::cerr << m << '\n';
+    log::error("refusing to run without a required layer");
+    return std::nullopt;
+  }
+  return st;
+}
 
-  LaunchOptions lo;
-  lo.timeout_ms = plan.timeout_ms;
-  lo.pass_fds = o.pass_fds;
-  lo.hooks = (*layers)->hooks();
-  if ((*layers)->cgroup) lo.cgroup = &*(*layers)->cgroup;
-  auto outcome = launch(plan, lo);
-  if ((*layers)->cgroup) {
-    CgroupEvents ev = read_cgroup_events(*(*layers)->cgroup);
-    if (ev.oom_kills) log::warn("memory limit hit: {} process(es) killed", ev.oom_kills);
-    if (ev.pids_max_hits) log::warn("process limit hit {} time(s)", ev.pids_max_hits);
-    auto destroyed = destroy_session_cgroup(*(*layers)->cgroup);
-    if (!destroyed) log::warn("{}", destroyed.error().render());
+}  // namespace
+
+int command_run(const CliOptions& o) {
+  bool userns = !o.no_userns;
+  if (userns && apparmor_blocks_userns()) {
+    log::warn("user namespaces are restricted by AppArmor here");
+    userns = false;
   }
-  if (!outcome) {
-    log::error("{}", outcome.error().render());
-    return kExitSetupFailed;
+  auto st = get_ready(o, userns);
+  if (!st) return kExitSetupFailed;
+  if (o.dry_run) {
+    std::cout << format_plan(st->prepared->plan);
+    return 0;
   }
-  if (outcome->failure) log::error("{}", describe_failure(plan, *outcome->failure));
-  return outcome->exit_code;
+  if (!userns)
+    log::warn("running without user namespaces: Landlock, seccomp, capabilities and rlimits only");
+
+  while (true) {
+    const Plan& plan = st->prepared->plan;
+    if (!plan.user_namespace) {
+      auto made = create_private_dir(plan.private_dir);
+      if (!made) {
+        log::error("{}", made.error().render());
+        return kExitSetupFailed;
+      }
+    }
+    report_layers(plan, *st->layers);
+    LaunchOptions lo;
+    lo.timeout_ms = plan.timeout_ms;
+    lo.pass_fds = o.pass_fds;
+    lo.hooks = st->layers->hooks();
+    if (st->layers->cgroup) lo.cgroup = &*st->layers->cgroup;
+    auto outcome = launch(plan, lo);
+    finish_cgroup(*st->layers);
+    if (!plan.user_namespace) remove_private_dir(plan.private_dir);
+    if (!outcome && plan.user_namespace && is_userns_refusal(outcome.error())) {
+      log::warn("cannot create a user namespace ({}): running with Landlock, seccomp, "
+                "capabilities and rlimits only", std::strerror(outcome.error().errnum));
+      st = get_ready(o, false);
+      if (!st) return kExitSetupFailed;
+      continue;
+    }
+    if (!outcome) {
+      log::error("{}", outcome.error().render());
+      return kExitSetupFailed;
+    }
+    if (outcome->failure) log::error("{}", describe_failure(plan, *outcome->failure));
+    return outcome->exit_code;
+  }
 }
 
 }  // namespace aj

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include <climits>
+#include <ctime>
 #include <cstring>
 
 #include "base/exit_codes.h"
@@ -169,6 +170,53 @@ int exec_command(const ChildSpec& spec) noexcept {
   die(spec, ChildStage::kExec, -1, err, code);
 }
 
+// Reads the pids in /proc/self/task/<tid>/children into pids; returns count.
+int read_children(pid_t* pids, int max) noexcept {
+  char path[64] = "/proc/self/task/";
+  char num[16];
+  int n = 0;
+  for (pid_t t = static_cast<pid_t>(::syscall(SYS_gettid)); t > 0; t /= 10) num[n++] = static_cast<char>('0' + t % 10);
+  std::size_t len = std::strlen(path);
+  while (n) path[len++] = num[--n];
+  std::memcpy(path + len, "/children", 10);
+  int fd = ::open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return 0;
+  char buf[4096];
+  ssize_t got = ::read(fd, buf, sizeof buf - 1);
+  ::close(fd);
+  int count = 0;
+  pid_t cur = 0;
+  bool in_num = false;
+  for (ssize_t i = 0; i < (got > 0 ? got : 0); ++i) {
+    if (buf[i] >= '0' && buf[i] <= '9') {
+      cur = cur * 10 + (buf[i] - '0');
+      in_num = true;
+    } else if (in_num) {
+      if (count < max) pids[count++] = cur;
+      cur = 0;
+      in_num = false;
+    }
+  }
+  if (in_num && count < max) pids[count++] = cur;
+  return count;
+}
+
+// Without a PID namespace the kernel will not end the session for us: kill
+// our children until none is left (orphans keep arriving as their parents die).
+void kill_descendants() noexcept {
+  for (int round = 0; round < 1000; ++round) {
+    pid_t pids[256];
+    int n = read_children(pids, 256);
+    if (n == 0) return;
+    for (int i = 0; i < n; ++i) ::kill(pids[i], SIGKILL);
+    int status;
+    while (::waitpid(-1, &status, WNOHANG) > 0) {
+    }
+    struct timespec ms = {0, 1000000};
+    ::nanosleep(&ms, nullptr);
+  }
+}
+
 // PID 1: forward what the supervisor sends, reap everything, leave with the
 // command. Terminal-generated signals (SI_KERNEL) are not forwarded: the
 // command shares our process group and already received them.
@@ -185,6 +233,7 @@ int exec_command(const ChildSpec& spec) noexcept {
       while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
         if (pid == command) {
           send_report(spec.status_fd, {ReportType::kExited, ChildStage::kExec, 0, 0, status});
+          if (!spec.user_namespace) kill_descendants();
           // Leaving kills every process left in the PID namespace.
           ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : kExitSignalBase + WTERMSIG(status));
         }
@@ -222,6 +271,10 @@ int exec_command(const ChildSpec& spec) noexcept {
     }
   }
   if (::chdir(spec.cwd) < 0) die(spec, ChildStage::kChdir, -1, errno);
+  // Without a PID namespace we are not PID 1: become the subreaper so the
+  // command's orphans come to us and can be ended with the session.
+  if (!spec.user_namespace && ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
+    die(spec, ChildStage::kSetup, -1, errno);
 
   sigset_t all;
   ::sigfillset(&all);

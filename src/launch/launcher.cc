@@ -124,10 +124,10 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   ChildSpec spec;
   spec.status_fd = child_end.get();
   spec.supervisor_fd = supervisor_end.get();
-  spec.user_namespace = true;
+  spec.user_namespace = plan.user_namespace;
   spec.new_netns = plan.new_netns;
   spec.mounts = storage.mounts.data();
-  spec.mount_count = storage.mounts.size();
+  spec.mount_count = plan.user_namespace ? storage.mounts.size() : 0;
   spec.hostname = plan.hostname.c_str();
   spec.cwd = plan.cwd.c_str();
   spec.argv = storage.argv.data();
@@ -142,9 +142,12 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   sigset_t supervised = supervised_signals();
   ::sigprocmask(SIG_BLOCK, &supervised, &spec.command_sigmask);
 
-  std::uint64_t flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-                        CLONE_NEWCGROUP;
-  if (plan.new_netns) flags |= CLONE_NEWNET;
+  std::uint64_t flags = 0;
+  if (plan.user_namespace) {
+    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
+            CLONE_NEWCGROUP;
+    if (plan.new_netns) flags |= CLONE_NEWNET;
+  }
   int pidfd_raw = -1;
   pid_t pid = clone_child(flags, &pidfd_raw);
   if (pid == 0) run_child(spec);
@@ -158,7 +161,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
 
   Result<void> maps;
   if (options.cgroup) maps = cgroup_add_pid(*options.cgroup, pid);
-  if (maps) maps = write_id_maps(pid, plan.uid, plan.gid);
+  if (maps && plan.user_namespace) maps = write_id_maps(pid, plan.uid, plan.gid);
   if (!maps) {
     ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
     siginfo_t info;

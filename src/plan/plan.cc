@@ -48,13 +48,45 @@ GrantKind grant_for(const MountOp& op) {
   }
 }
 
+// Without a mount namespace Landlock is the only wall: grant the host paths
+// the mount plan would have bound, never a tmpfs path (it would be the host's
+// shared /tmp or home), and say which hides cannot be enforced.
+void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>& notes) {
+  for (const auto& op : plan.mounts.ops) {
+    switch (op.kind) {
+      case MountKind::kBindReadOnly:
+      case MountKind::kBindReadWrite:
+      case MountKind::kBindDevice:
+        in.grants.push_back({op.target, grant_for(op), op.optional, op.where});
+        break;
+      case MountKind::kProc:
+        in.grants.push_back({"/proc", GrantKind::kRead, false, op.where});
+        break;
+      case MountKind::kHideDir:
+      case MountKind::kHideFile:
+        if (!op.where.file.empty())
+          notes.push_back(fmt::format("hide '{}' ({}): no mount namespace; still readable through "
+                                      "the grant that contains it",
+                                      op.target, op.where.str()));
+        break;
+      default: break;
+    }
+  }
+  in.grants.push_back({"/dev/pts", GrantKind::kDevice, true, {}});
+  in.grants.push_back({plan.private_dir + "/home", GrantKind::kReadWrite, false, {}});
+  in.grants.push_back({plan.private_dir + "/tmp", GrantKind::kReadWrite, false, {}});
+  in.deny_all_tcp = plan.net == NetMode::kNone || plan.net == NetMode::kLoopback;
+}
+
 // Landlock, the second wall: every path the mount plan makes reachable is
 // granted again, so a mistake in the mount view is not an escape.
 LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
                            const std::vector<ExpandedPath>& exec) {
   LandlockInputs in;
   in.abi = abi;
-  for (const auto& op : plan.mounts.ops) {
+  std::vector<std::string> notes;
+  if (!plan.user_namespace) host_grants(plan, in, notes);
+  for (const auto& op : plan.user_namespace ? plan.mounts.ops : std::vector<MountOp>{}) {
     switch (op.kind) {
       case MountKind::kHideDir:
       case MountKind::kHideFile:
@@ -74,6 +106,8 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
   in.tcp_bind = policy.network.tcp_bind;
   in.scope_ipc = true;
   LandlockPlan ll = build_landlock_plan(in);
+  ll.not_enforced.insert(ll.not_enforced.end(), notes.begin(), notes.end());
+  if (!plan.user_namespace) return ll;  // '/' is the host's: grant nothing there
   // Listing '/' shows only names of what was mounted; without it `ls /` and
   // some path-walking tools fail.
   if (ll.active())
@@ -121,21 +155,27 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   for (auto& e : plan.mounts.errors) errors.push_back(e);
 
   plan.net = policy.network.mode.value;
-  plan.new_netns = plan.net != NetMode::kHost;
+  plan.user_namespace = inputs.user_namespace;
+  plan.new_netns = plan.user_namespace && plan.net != NetMode::kHost;
+  if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
   if (plan.net == NetMode::kProxy)
     errors.push_back(policy.network.mode.where.str() + ": network mode \"proxy\" is not yet enforced");
 
   // Start where the caller is when that place is visible, else the workspace.
   if (!plan.workspace.empty() && path_is_within(facts.cwd, plan.workspace))
     plan.cwd = facts.cwd;
+  else if (!plan.user_namespace)
+    plan.cwd = plan.workspace.empty() ? facts.cwd : plan.workspace;
   else if (visible_from_host(plan.mounts, facts.cwd))
     plan.cwd = facts.cwd;
   else
     plan.cwd = plan.workspace.empty() ? "/" : plan.workspace;
 
   // The home directory keeps its path; /tmp is private, so TMPDIR points there.
-  EnvPlan env = build_env(policy.environment, facts.environ, facts.session_id,
-                          {{"HOME", facts.home}, {"TMPDIR", "/tmp"}});
+  std::map<std::string, std::string> forced = {{"HOME", facts.home}, {"TMPDIR", "/tmp"}};
+  if (!plan.user_namespace)
+    forced = {{"HOME", plan.private_dir + "/home"}, {"TMPDIR", plan.private_dir + "/tmp"}};
+  EnvPlan env = build_env(policy.environment, facts.environ, facts.session_id, forced);
   plan.env = std::move(env.entries);
   plan.dropped_secret_names = std::move(env.dropped_secret_names);
 

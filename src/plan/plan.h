@@ -17,6 +17,7 @@ namespace aj {
 struct PlanInputs {
   std::vector<std::string> argv;     // the command (empty for explain)
   std::optional<std::string> workspace;  // --workspace, else facts.cwd
+  bool user_namespace = true;  // false: Landlock + seccomp + rlimits only
 };
 
 struct Plan {
@@ -26,6 +27,10 @@ struct Plan {
   MountPlan mounts;
   NetMode net = NetMode::kNone;
   bool new_netns = true;  // false for --net host
+  bool user_namespace = true;
+  // Without a user namespace there is no tmpfs: a private home and /tmp are
+  // directories under this session directory instead (created by the caller).
+  std::string private_dir;
   std::uint32_t uid = 0, gid = 0;  // mapped to themselves inside
   std::string hostname = "agentjail";
   std::vector<std::string> argv;
