@@ -50,8 +50,13 @@ void report_layers(const Plan& plan, const PreparedLayers& layers) {
   for (const auto& c : layers.clamps)
     log::warn("limit {} lowered to the host's hard limit {}",
               to_string(layers.rlimits[c.index].kind), c.effective);
-  if (!layers.cgroup_note.empty())
-    log::warn("no cgroup limits ({}); rlimits only", layers.cgroup_note);
+  if (!layers.cgroup_note.empty()) {
+    // RLIMIT_NPROC does not bind uid 0, and RLIMIT_AS is a weak memory bound:
+    // only then is the missing cgroup a real loss worth a warning.
+    bool degraded = plan.memory_max || (plan.pids_max && plan.uid == 0);
+    if (degraded) log::warn("no cgroup limits ({}); rlimits only", layers.cgroup_note);
+    else log::info("no cgroup limits ({}); rlimits only", layers.cgroup_note);
+  }
 }
 
 // Ubuntu 24.04 lets an unprivileged process create a user namespace but

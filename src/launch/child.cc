@@ -252,7 +252,6 @@ void kill_descendants() noexcept {
   // Die with the supervisor; then check it did not die before we asked.
   if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) die(spec, ChildStage::kSetup, -1, errno);
   if (supervisor_gone(spec.status_fd)) ::_exit(kExitSetupFailed);
-  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
   char go = 0;
   ssize_t n;
@@ -260,6 +259,9 @@ void kill_descendants() noexcept {
     n = ::recv(spec.status_fd, &go, 1, 0);
   } while (n < 0 && errno == EINTR);
   if (n != 1 || go != 'G') ::_exit(kExitSetupFailed);
+  // Not dumpable from here on (not before: the supervisor had to write our
+  // /proc/PID/uid_map, which non-dumpable processes keep root-owned).
+  ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
 
   if (spec.user_namespace) {
     if (::sethostname(spec.hostname, std::strlen(spec.hostname)) < 0)
