@@ -38,6 +38,5 @@ int command_explain(const CliOptions& o) {
   return 0;
 }
 
-int command_features(const CliOptions&) { return 0; }
 
 }  // namespace aj
