@@ -152,6 +152,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   req.workspace = plan.workspace;
   req.workspace_where = {"workspace", 0, 0};
   plan.mounts = build_mount_plan(req, disk);
+  plan.hides = req.hide;
   for (auto& e : plan.mounts.errors) errors.push_back(e);
 
   plan.net = policy.network.mode.value;

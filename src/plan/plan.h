@@ -25,6 +25,7 @@ struct Plan {
   std::string workspace;  // empty when workspace = none
   std::string cwd;        // where the command starts, inside the jail
   MountPlan mounts;
+  std::vector<ExpandedPath> hides;  // every requested hide, including moot ones
   NetMode net = NetMode::kNone;
   bool new_netns = true;  // false for --net host
   bool user_namespace = true;

@@ -18,6 +18,7 @@ class Builder {
 
   Report run() {
     files();
+    moot_hides();
     exec();
     network();
     syscalls();
@@ -72,6 +73,21 @@ class Builder {
           break;
         default: break;
       }
+    }
+  }
+
+  // Hides that needed no mount: the path is absent, or only reachable through
+  // a private tmpfs or the empty root, so the host's file is not in the view.
+  void moot_hides() {
+    for (const auto& h : plan_.hides) {
+      bool mounted = false;
+      for (const auto& op : plan_.mounts.ops)
+        if ((op.kind == MountKind::kHideDir || op.kind == MountKind::kHideFile) &&
+            op.where == h.where)
+          mounted = true;
+      if (!mounted)
+        add("hidden", h.path, {"mount (the host's path is not in the jail's view)"},
+            where_of(h.where));
     }
   }
 
