@@ -6,7 +6,8 @@
 # environment cannot pass silently.
 #
 # Environment (set by meson): AGENTJAIL (the binary), AJ_SOURCE_ROOT (for
-# profiles/), AJ_TEST_AS (root|nobody), AJ_PROBE_DIR (compiled probes).
+# profiles/), AJ_TEST_AS (root|nobody), AJ_TEST_MODE (userns, the default, or
+# nouserns: every jailed run gets --no-userns), AJ_PROBE_DIR (compiled probes).
 # Exit status: 0 all checks passed, 1 a check failed, 77 skipped (reason printed).
 #
 # Everything the test user needs (binary, profiles, workspace, fake HOME) is
@@ -21,6 +22,7 @@ AJ_SOURCE_ROOT=${AJ_SOURCE_ROOT:-$(cd "$AJ_TEST_DIR/../.." && pwd)}
 AJ_TEST_AS=${AJ_TEST_AS:-root}
 AJ_PROBE_DIR=${AJ_PROBE_DIR:-}
 AJ_TEST_TIMEOUT=${AJ_TEST_TIMEOUT:-60}
+AJ_TEST_MODE=${AJ_TEST_MODE:-userns}
 
 readonly kSkip=77
 _failures=0
@@ -85,7 +87,13 @@ die() {
 _cleanup() {
   local pid
   for pid in "${_bg_pids[@]}"; do
-    kill -KILL "$pid" 2>/dev/null
+    kill -KILL "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  done
+  local cg
+  for cg in "${_safety_cgroups[@]}"; do
+    # Processes left in it were started by this test; kill them by pid.
+    for pid in $(cat "$cg/cgroup.procs" 2>/dev/null); do kill -KILL "$pid" 2>/dev/null; done
+    for _ in 1 2 3 4 5 6 7 8 9 10; do rmdir "$cg" 2>/dev/null && break; sleep 0.1; done
   done
   if [ -n "$T" ] && [ -d "$T" ]; then
     rm -rf -- "$T" 2>/dev/null || { sleep 0.2; rm -rf -- "$T"; }
@@ -146,10 +154,59 @@ aj() {
   as_user timeout --kill-after=5 "$AJ_TEST_TIMEOUT" "$AJ" "$@"
 }
 
-# jail ARGS...: `agentjail run` with the copied profiles (default profile).
+# jail ARGS...: `agentjail run` with the copied profiles (default profile);
+# in the nouserns mode with --no-userns.
 jail() {
-  aj --profile-dir "$PROFILES" "$@"
+  if [ "$AJ_TEST_MODE" = nouserns ]; then
+    aj --profile-dir "$PROFILES" --no-userns "$@"
+  else
+    aj --profile-dir "$PROFILES" "$@"
+  fi
 }
+
+# JAIL_ARGV: the argv of a jailed run without the timeout wrapper, for start_bg.
+jail_argv() {
+  JAIL_ARGV=("$AJ" --profile-dir "$PROFILES")
+  [ "$AJ_TEST_MODE" = nouserns ] && JAIL_ARGV+=(--no-userns)
+  JAIL_ARGV+=("$@")
+}
+
+# write_profile NAME: a profile from stdin, in the copied profile directory.
+write_profile() {
+  cat >"$PROFILES/$1.toml"
+  chmod 644 "$PROFILES/$1.toml"
+}
+
+# in_plain_namespaces CMD...: CMD as the test user, mapped to root, in fresh
+# user, mount and network namespaces without agentjail: the control that shows
+# what a user namespace alone would allow (the jail's other layers must refuse
+# it).
+in_plain_namespaces() {
+  as_user unshare --user --map-root-user --mount --net --propagation private "$@"
+}
+
+# enter_safety_cgroup MAXPIDS: every later as_user/jail/aj command runs in a
+# fresh pids cgroup capped at MAXPIDS, so a test of the jail's own process limit
+# cannot hurt the host if the jail fails. Needs the harness to be root.
+enter_safety_cgroup() {
+  local base
+  for base in /sys/fs/cgroup/pids /sys/fs/cgroup; do
+    [ -w "$base/cgroup.procs" ] || continue
+    [ -f "$base/pids.max" ] || [ "$base" = /sys/fs/cgroup/pids ] ||
+      grep -qw pids "$base/cgroup.subtree_control" 2>/dev/null || continue
+    SAFETY_CGROUP=$base/aj-itest-$$-$RANDOM
+    mkdir "$SAFETY_CGROUP" 2>/dev/null || continue
+    if echo "$1" >"$SAFETY_CGROUP/pids.max" 2>/dev/null; then
+      AJ_PREFIX=(sh -c 'echo $$ > "$0" && exec "$@"' "$SAFETY_CGROUP/cgroup.procs")
+      _safety_cgroups+=("$SAFETY_CGROUP")
+      note "safety net: $SAFETY_CGROUP (pids.max $1)"
+      return 0
+    fi
+    rmdir "$SAFETY_CGROUP"
+  done
+  return 1
+}
+_safety_cgroups=()
 
 # capture CMD...: run CMD; set OUT (stdout), ERR (stderr) and RC.
 capture() {
@@ -183,8 +240,10 @@ userns_available() {
 }
 
 # Skip unless the kernel lets the test user create user namespaces: the jail is
-# built on them. Prints the kernel's answer as the reason.
+# built on them. Prints the kernel's answer as the reason. (Not needed in the
+# nouserns mode.)
 require_userns() {
+  [ "$AJ_TEST_MODE" = nouserns ] && return 0
   local why
   if ! why=$(as_user unshare --user true 2>&1); then
     skip "user namespaces are not available to $TEST_USER on this kernel: $why"
@@ -235,7 +294,8 @@ marker_alive() { pgrep -f -- "$1" >/dev/null; }
 marker_gone() { ! pgrep -f -- "$1" >/dev/null; }
 
 # Sets T (scratch root), AJ (copied binary), PROFILES, WS (workspace, also cwd),
-# FAKE_HOME; installs the cleanup trap.
+# FAKE_HOME, RUN (scratch for the test user's own host-side processes);
+# installs the cleanup trap.
 aj_setup() {
   _pick_identity
   [ -x "$AGENTJAIL" ] || die "AGENTJAIL '$AGENTJAIL' is not an executable"
@@ -243,17 +303,18 @@ aj_setup() {
   trap _cleanup EXIT
   trap 'exit 130' INT TERM
   chmod 755 "$T"
-  mkdir -p "$T/bin" "$T/ws" "$T/home"
+  mkdir -p "$T/bin" "$T/ws" "$T/home" "$T/run"
   cp "$AGENTJAIL" "$T/bin/agentjail"
   cp -r "$AJ_SOURCE_ROOT/profiles" "$T/profiles"
   chmod -R a+rX "$T/bin" "$T/profiles"
-  chown "$TEST_UID:$TEST_GID" "$T/ws" "$T/home"
-  chmod 755 "$T/ws" "$T/home"
+  chown "$TEST_UID:$TEST_GID" "$T/ws" "$T/home" "$T/run"
+  chmod 755 "$T/ws" "$T/home" "$T/run"
   AJ=$T/bin/agentjail
   PROFILES=$T/profiles
   WS=$T/ws
   FAKE_HOME=$T/home
+  RUN=$T/run
   AJ_EXTRA_ENV=()
   AJ_PREFIX=()
-  note "as $TEST_USER (uid $TEST_UID), binary $AJ, workspace $WS, HOME $FAKE_HOME"
+  note "as $TEST_USER (uid $TEST_UID), mode $AJ_TEST_MODE, binary $AJ, workspace $WS, HOME $FAKE_HOME"
 }

@@ -1,0 +1,63 @@
+#!/bin/bash
+# With the host network and `[network] tcp_connect = [PORT]`, a TCP connect to
+# PORT works and one to any other port is refused (Landlock, ABI >= 4), while
+# both work without the jail. Two listeners on 127.0.0.1 are the targets.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+
+PY=/usr/bin/python3
+abi=$("$PY" -c 'import ctypes; print(max(ctypes.CDLL(None).syscall(444, None, 0, 1), 0))')
+[ "$abi" -ge 4 ] || skip "Landlock ABI $abi has no TCP port rules (needs 4)"
+
+# Two listeners on ephemeral ports; their ports in $T/ports.
+listen='
+import socket, sys, time
+ss = []
+for _ in range(2):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    s.listen(16)
+    ss.append(s)
+with open(sys.argv[1], "w") as f:
+    f.write(" ".join(str(s.getsockname()[1]) for s in ss) + "\n")
+time.sleep(600)
+'
+start_bg "$PY" -c "$listen" "$RUN/ports"
+wait_until 5 [ -s "$RUN/ports" ] || die "the listeners did not start"
+read -r allowed denied <"$RUN/ports"
+
+connect='
+import errno, socket, sys
+for port in sys.argv[1:]:
+    s = socket.socket()
+    s.settimeout(3)
+    try:
+        s.connect(("127.0.0.1", int(port)))
+        print("CONNECT:%s:OK" % port)
+    except OSError as e:
+        print("CONNECT:%s:%s" % (port, errno.errorcode.get(e.errno, str(e))))
+    finally:
+        s.close()
+'
+write_profile itest-port <<TOML
+[profile]
+extends = ["default"]
+description = "default, host network, TCP connect only to port $allowed"
+
+[network]
+mode = "host"
+tcp_connect = [$allowed]
+TOML
+
+capture as_user "$PY" -c "$connect" "$allowed" "$denied"
+check_capture "control: port $allowed is reachable without the jail" out_has_line "CONNECT:$allowed:OK"
+check_capture "control: port $denied is reachable without the jail" out_has_line "CONNECT:$denied:OK"
+
+capture jail --profile itest-port -- "$PY" -c "$connect" "$allowed" "$denied"
+check_capture "the jailed probe ran (exit 0)" rc_is 0
+check_capture "inside: the granted port $allowed is reachable" out_has_line "CONNECT:$allowed:OK"
+check_capture "inside: the other port $denied is refused" out_has "CONNECT:$denied:E"
+check_capture "inside: ... with EACCES (Landlock), not a timeout" out_has_line "CONNECT:$denied:EACCES"
+
+finish
