@@ -22,8 +22,11 @@ echo x > "/dev/shm/aj-probe-$1" && echo SHM:OK || echo SHM:FAILED
 # Control: the host's /dev has more than the minimum (e.g. block devices).
 capture sh -c "$probe" sh "$token"
 host_extra=$(printf '%s\n' "$OUT" | sed -n 's/^ENTRY://p' | grep -vxF "${allowed[@]/#/-e}" | wc -l)
-check_capture "control: the host's /dev has entries beyond the minimal set ($host_extra)" \
-  [ "$host_extra" -gt 0 ]
+if [ "$host_extra" -gt 0 ]; then
+  pass "control: the host's /dev has $host_extra entries beyond the minimal set"
+else
+  note "the host's /dev is minimal too: the 'nothing else' check shows little here"
+fi
 rm -f "/dev/shm/aj-probe-$token"
 
 capture jail -- sh -c "$probe" sh "$token"

@@ -44,12 +44,19 @@ except OSError as e:
 PY=/usr/bin/python3
 [ -x "$PY" ] || die "$PY is needed for the network probe"
 
-# Control: the host has an interface besides lo and a route to 192.0.2.1.
+# Control: the host has an interface besides lo and a route to 192.0.2.1
+# (without one, the route checks would show nothing and are left out).
 capture as_user "$PY" -c "$netprobe"
 check_capture "control: the probe runs without the jail" rc_is 0
-check_capture "control: the host has an interface besides lo ($(field LINKS))" \
-  set_and_not "$(field LINKS)" lo
-check_capture "control: the host has a route to 192.0.2.1 (UDP connect succeeds)" out_has_line ROUTE4:OK
+[ "$(field LINKS)" = lo ] && skip "the host itself has no interface besides lo: nothing to show"
+pass "control: the host has interfaces besides lo ($(field LINKS))"
+if out_has_line ROUTE4:OK; then
+  pass "control: the host has a route to 192.0.2.1 (UDP connect succeeds)"
+  host_routes=1
+else
+  note "the host has no route to 192.0.2.1 ($(field ROUTE4)): route checks left out"
+  host_routes=0
+fi
 
 for mode in default "--net none"; do
   if [ "$mode" = default ]; then args=(); else args=(--net none); fi
@@ -57,15 +64,19 @@ for mode in default "--net none"; do
   check_capture "$mode: the jailed probe ran (exit 0)" rc_is 0
   check_capture "$mode: the only interface is lo" out_has_line LINKS:lo
   check_capture "$mode: lo is up" out_has_line UP:lo:1
-  check_capture "$mode: no IPv4 route to 192.0.2.1 (ENETUNREACH)" out_has_line ROUTE4:ENETUNREACH
-  check_capture "$mode: no IPv4 route to 10.255.255.1 (ENETUNREACH)" out_has_line ROUTE4B:ENETUNREACH
-  check_capture "$mode: no IPv6 route to 2001:db8::1 (ENETUNREACH)" out_has_line ROUTE6:ENETUNREACH
+  if [ "$host_routes" = 1 ]; then
+    check_capture "$mode: no IPv4 route to 192.0.2.1 (ENETUNREACH)" out_has_line ROUTE4:ENETUNREACH
+    check_capture "$mode: no IPv4 route to 10.255.255.1 (ENETUNREACH)" out_has_line ROUTE4B:ENETUNREACH
+    check_capture "$mode: no IPv6 route to 2001:db8::1 (ENETUNREACH)" out_has_line ROUTE6:ENETUNREACH
+  fi
   check_capture "$mode: loopback TCP works" out_has_line LOOPBACK:OK
 done
 
 # --net host: the same probe sees the host's network (the probe can tell).
 capture jail --net host -- "$PY" -c "$netprobe"
 check_capture "--net host: the jailed probe ran (exit 0)" rc_is 0
-check_capture "--net host: the host's route to 192.0.2.1 is there" out_has_line ROUTE4:OK
+check_capture "--net host: the host's interfaces are there" out_lacks LINKS:lo
+[ "$host_routes" = 1 ] &&
+  check_capture "--net host: the host's route to 192.0.2.1 is there" out_has_line ROUTE4:OK
 
 finish
