@@ -95,6 +95,25 @@ struct RunState {
   std::unique_ptr<PreparedLayers> layers;
 };
 
+// With -v, what the supervisor observes is also shown on stderr.
+class LogSink final : public EventSink {
+ public:
+  void exec(int pid, int ppid, const std::string& path, const std::vector<std::string>& argv) override {
+    std::string args;
+    for (const auto& a : argv) args += (args.empty() ? "" : " ") + a;
+    log::info("exec pid {} (parent {}): {} [{}]", pid, ppid, path, args);
+  }
+  void syscall_denied(int pid, const std::string& name, const std::string& detail, int err) override {
+    log::info("denied pid {}: {} {} -> {}", pid, name, detail, std::strerror(err));
+  }
+  void signal_forwarded(int sig, bool escalated) override {
+    log::info("signal {} {}", sig, escalated ? "(escalated to SIGKILL)" : "forwarded");
+  }
+  void limit_hit(const std::string& which, const std::string& value) override {
+    log::info("limit {} reached ({})", which, value);
+  }
+};
+
 // Prepares plan and layers; nullopt after printing why.
 std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   RunState st;
@@ -109,6 +128,7 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   }
   LayerOptions layer_options;
   layer_options.sockets_unix_only = !plan.user_namespace && plan.net != NetMode::kHost;
+  layer_options.observe = true;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
   if (!layers) {
     log::error("{}", layers.error().render());
@@ -156,6 +176,10 @@ int command_run(const CliOptions& o) {
     lo.pass_fds = o.pass_fds;
     lo.hooks = st->layers->hooks();
     if (st->layers->cgroup) lo.cgroup = &*st->layers->cgroup;
+    LogSink sink;
+    NotifyHandler notify(st->layers->seccomp, &sink);
+    lo.notify = &notify;
+    lo.sink = &sink;
     auto outcome = launch(plan, lo);
     finish_cgroup(*st->layers);
     if (!plan.user_namespace) remove_private_dir(plan.private_dir);

@@ -22,6 +22,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -42,6 +43,29 @@ void send_report(int fd, const ChildReport& r) noexcept {
   do {
     rc = ::send(fd, &r, sizeof r, MSG_NOSIGNAL);
   } while (rc < 0 && errno == EINTR);
+}
+
+// Hands the seccomp listener to the supervisor before exec (which blocks
+// until the supervisor answers the exec notification).
+bool send_listener(int fd, int listener) noexcept {
+  ChildReport r{ReportType::kListener, ChildStage::kSeccomp, 0, 0, 0};
+  struct iovec iov = {&r, sizeof r};
+  alignas(struct cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+  struct msghdr msg = {};
+  msg.msg_iov = &iov;
+  msg.msg_iovlen = 1;
+  msg.msg_control = control;
+  msg.msg_controllen = sizeof control;
+  struct cmsghdr* c = CMSG_FIRSTHDR(&msg);
+  c->cmsg_level = SOL_SOCKET;
+  c->cmsg_type = SCM_RIGHTS;
+  c->cmsg_len = CMSG_LEN(sizeof(int));
+  std::memcpy(CMSG_DATA(c), &listener, sizeof(int));
+  ssize_t rc;
+  do {
+    rc = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+  } while (rc < 0 && errno == EINTR);
+  return rc == static_cast<ssize_t>(sizeof r);
 }
 
 [[noreturn]] void die(const ChildSpec& spec, ChildStage stage, int index, int err,
@@ -107,7 +131,9 @@ int close_inherited_fds(const ChildSpec& spec) noexcept {
   return 0;
 }
 
-// execvpe without allocation: returns the most telling errno.
+// execvpe without allocation. PATH is searched with faccessat first so only
+// the one execve that should succeed is made (each is a notification to the
+// supervisor when exec is journaled). Returns the most telling errno.
 int exec_command(const ChildSpec& spec) noexcept {
   const char* file = spec.argv[0];
   if (std::strchr(file, '/')) {
@@ -131,9 +157,12 @@ int exec_command(const ChildSpec& spec) noexcept {
       }
       buf[n++] = '/';
       std::memcpy(buf + n, file, flen + 1);
-      ::execve(buf, spec.argv, spec.envp);
-      if (errno == EACCES || errno == ENOEXEC || errno == EPERM) best = errno;
-      else if (errno != ENOENT && errno != ENOTDIR && best == ENOENT) best = errno;
+      if (::faccessat(AT_FDCWD, buf, X_OK, AT_EACCESS) == 0) {
+        ::execve(buf, spec.argv, spec.envp);
+        if (errno != ENOENT && errno != ENOTDIR) return errno;
+      } else if (errno == EACCES || errno == EPERM) {
+        best = errno;
+      }
     }
     if (!end) break;
     path = end + 1;
@@ -163,7 +192,17 @@ int exec_command(const ChildSpec& spec) noexcept {
     if (int e = h.apply_landlock(h.landlock_ctx, &index)) die(spec, ChildStage::kLandlock, index, e);
   }
   if (h.apply_seccomp) {
-    if (int e = h.apply_seccomp(h.seccomp_ctx, &index)) die(spec, ChildStage::kSeccomp, index, e);
+    // Dumpable again so the supervisor may read this process's memory (the
+    // exec notification's path and argv); nothing else in the jail runs yet,
+    // and execve resets it by the usual rules.
+    ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    int listener = -1;
+    if (int e = h.apply_seccomp(h.seccomp_ctx, &index, &listener))
+      die(spec, ChildStage::kSeccomp, index, e);
+    if (listener >= 0) {
+      if (!send_listener(spec.status_fd, listener)) die(spec, ChildStage::kSeccomp, -1, errno);
+      ::close(listener);
+    }
   }
   int err = exec_command(spec);
   int code = (err == ENOENT || err == ENOTDIR) ? kExitNotFound : kExitNotExecutable;

@@ -39,7 +39,8 @@ enum class ChildStage : std::int32_t {
   kExec,
 };
 
-enum class ReportType : std::int32_t { kError = 1, kExited = 2 };
+// kListener carries the seccomp notification fd (SCM_RIGHTS).
+enum class ReportType : std::int32_t { kError = 1, kExited = 2, kListener = 3 };
 
 // One fixed-size record on the status socket.
 struct ChildReport {
@@ -57,7 +58,8 @@ struct ChildHooks {
   const void* rlimits_ctx = nullptr;
   int (*apply_landlock)(const void* ctx, int* index) noexcept = nullptr;
   const void* landlock_ctx = nullptr;
-  int (*apply_seccomp)(const void* ctx, int* index) noexcept = nullptr;
+  // Sets *listener to a seccomp notification fd when the filter has one.
+  int (*apply_seccomp)(const void* ctx, int* index, int* listener) noexcept = nullptr;
   const void* seccomp_ctx = nullptr;
 };
 

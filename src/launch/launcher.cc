@@ -178,6 +178,8 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   so.status_fd = supervisor_end.get();
   so.timeout_ms = options.timeout_ms;
   so.grace_ms = options.grace_ms;
+  so.notify = options.notify;
+  so.sink = options.sink;
   SuperviseResult sr = supervise(so);
 
   Outcome out;

@@ -10,6 +10,7 @@
 #include "base/error.h"
 #include "launch/child_spec.h"
 #include "plan/plan.h"
+#include "supervise/notify.h"
 #include "sys/cgroup.h"
 
 namespace aj {
@@ -20,6 +21,8 @@ struct LaunchOptions {
   std::vector<int> pass_fds;
   ChildHooks hooks;  // rlimits, Landlock, seccomp: filled by the caller
   const SessionCgroup* cgroup = nullptr;  // the init is placed here before it runs
+  NotifyHandler* notify = nullptr;        // seccomp notifications (journal)
+  EventSink* sink = nullptr;
 };
 
 struct Outcome {

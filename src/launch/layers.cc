@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "sys/rlimits.h"
+#include "seccomp/notify_program.h"
 #include "sys/seccomp_install.h"
 
 namespace aj {
@@ -24,9 +25,11 @@ int landlock_hook(const void* ctx, int* index) noexcept {
   return err;
 }
 
-int seccomp_hook(const void* ctx, int* index) noexcept {
+int seccomp_hook(const void* ctx, int* index, int* listener) noexcept {
   const auto* l = static_cast<const PreparedLayers*>(ctx);
   *index = -1;
+  if (!l->installed.insns.empty())
+    return install_seccomp_listener(l->installed.insns.data(), l->installed.insns.size(), listener);
   return install_seccomp_filter(l->seccomp.insns.data(), l->seccomp.insns.size());
 }
 
@@ -61,6 +64,13 @@ Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const P
   SeccompOptions so;
   so.sockets_unix_only = options.sockets_unix_only;
   layers->seccomp = AJ_TRY_CTX(compile_seccomp(policy.seccomp, so), "seccomp");
+  if (options.observe) {
+    NotifyOptions no;
+    no.exec = options.observe_exec;
+    no.denials = true;
+    no.extra = options.trace_syscalls;
+    layers->installed = make_notifying_program(layers->seccomp, no);
+  }
 
   if (plan.memory_max || plan.pids_max) {
     CgroupSupport support = detect_cgroups();

@@ -23,7 +23,8 @@ struct PreparedLayers {
   std::vector<RlimitClamp> clamps;
   LandlockChildStorage landlock_storage;
   LandlockChildRules landlock_rules{};
-  BpfProgram seccomp;
+  BpfProgram seccomp;    // the enforcing filter
+  BpfProgram installed;  // with user notifications, when observed (else empty)
   std::optional<SessionCgroup> cgroup;
   std::string cgroup_note;  // why no cgroup limits, when asked for and unavailable
 
@@ -32,6 +33,9 @@ struct PreparedLayers {
 
 struct LayerOptions {
   bool sockets_unix_only = false;  // no-userns with --net none
+  bool observe = false;            // supervisor journals via seccomp notifications
+  bool observe_exec = true;        // ... including every execve
+  std::vector<int> trace_syscalls; // ... and these (trace mode)
 };
 
 // The result must stay at one address until the child has exec'd (the hooks

@@ -9,7 +9,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <sys/uio.h>
+
+#include <cstring>
 #include <ctime>
+
+#include <fmt/format.h>
 
 #include "base/log.h"
 #include "base/unique_fd.h"
@@ -64,7 +69,7 @@ class Loop {
   }
 
  private:
-  enum Source { kPid, kStatus, kSignal, kTimer };
+  enum Source { kPid, kStatus, kSignal, kTimer, kNotify };
 
   void watch(int fd, Source src) {
     struct epoll_event ev = {};
@@ -79,6 +84,10 @@ class Loop {
       case kStatus: drain_reports(); break;
       case kSignal: on_signal(); break;
       case kTimer: on_timer(); break;
+      case kNotify:
+        if (!o_.notify->handle_one())
+          ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, o_.notify->fd(), nullptr);
+        break;
     }
   }
 
@@ -91,10 +100,31 @@ class Loop {
     init_done_ = true;
   }
 
+  // One report; a kListener report carries the seccomp listener fd.
+  ssize_t receive(ChildReport* r, UniqueFd* fd) {
+    struct iovec iov = {r, sizeof *r};
+    alignas(struct cmsghdr) char control[CMSG_SPACE(sizeof(int))] = {};
+    struct msghdr msg = {};
+    msg.msg_iov = &iov;
+    msg.msg_iovlen = 1;
+    msg.msg_control = control;
+    msg.msg_controllen = sizeof control;
+    ssize_t n = ::recvmsg(o_.status_fd, &msg, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    for (struct cmsghdr* c = CMSG_FIRSTHDR(&msg); n > 0 && c; c = CMSG_NXTHDR(&msg, c)) {
+      if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
+        int got;
+        std::memcpy(&got, CMSG_DATA(c), sizeof got);
+        fd->reset(got);
+      }
+    }
+    return n;
+  }
+
   void drain_reports() {
     while (true) {
       ChildReport r;
-      ssize_t n = ::recv(o_.status_fd, &r, sizeof r, MSG_DONTWAIT);
+      UniqueFd fd;
+      ssize_t n = receive(&r, &fd);
       if (n < 0 && errno == EINTR) continue;
       if (n != static_cast<ssize_t>(sizeof r)) {
         if (n == 0) {  // every child end closed: stop watching
@@ -104,6 +134,10 @@ class Loop {
       }
       if (r.type == ReportType::kError && !result_.failure) result_.failure = r;
       if (r.type == ReportType::kExited) result_.command_wait_status = r.wait_status;
+      if (r.type == ReportType::kListener && fd && o_.notify) {
+        o_.notify->attach(std::move(fd));
+        watch(o_.notify->fd(), kNotify);
+      }
     }
   }
 
@@ -118,10 +152,12 @@ class Loop {
       if (stopping && last_stop_ms_ && t - last_stop_ms_ < kEscalateWindowMs) {
         log::warn("second stop signal: killing the session");
         send_signal(o_.pidfd, SIGKILL);
+        if (o_.sink) o_.sink->signal_forwarded(SIGKILL, true);
         continue;
       }
       if (stopping) last_stop_ms_ = t;
       send_signal(o_.pidfd, sig);
+      if (o_.sink) o_.sink->signal_forwarded(sig, false);
     }
   }
 
@@ -131,6 +167,7 @@ class Loop {
     if (!result_.timed_out) {
       result_.timed_out = true;
       log::warn("wall-clock limit reached: sending SIGTERM");
+      if (o_.sink) o_.sink->limit_hit("wall_time", fmt::format("{}ms", o_.timeout_ms.value_or(0)));
       send_signal(o_.pidfd, SIGTERM);
       arm(timer_.get(), o_.grace_ms);
     } else {

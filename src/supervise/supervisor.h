@@ -9,6 +9,8 @@
 #include <optional>
 
 #include "launch/child_spec.h"
+#include "supervise/events.h"
+#include "supervise/notify.h"
 
 namespace aj {
 
@@ -17,6 +19,8 @@ struct SuperviseOptions {
   int status_fd = -1;  // the supervisor's end of the socketpair
   std::optional<std::uint64_t> timeout_ms;
   std::uint64_t grace_ms = 5000;
+  NotifyHandler* notify = nullptr;  // receives the child's seccomp listener
+  EventSink* sink = nullptr;        // signals and limits are reported here
 };
 
 struct SuperviseResult {

@@ -13,8 +13,8 @@ namespace aj {
 // Returns 0 or the errno.
 int install_seccomp_filter(const BpfInsn* insns, std::size_t count) noexcept;
 
-// Seam for the user-notification filter (issue 4): the same call with
-// SECCOMP_FILTER_FLAG_NEW_LISTENER, returning the listener fd to be passed to
-// the supervisor. Not built yet.
+// The same with SECCOMP_FILTER_FLAG_NEW_LISTENER: *listener receives the
+// notification fd (close-on-exec), to be passed to the supervisor.
+int install_seccomp_listener(const BpfInsn* insns, std::size_t count, int* listener) noexcept;
 
 }  // namespace aj

@@ -1,0 +1,22 @@
+// What the supervisor observes, handed to whoever records it (the journal).
+// An interface so the supervisor does not depend on the journal's format.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace aj {
+
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  virtual void exec(int pid, int ppid, const std::string& path,
+                    const std::vector<std::string>& argv) = 0;
+  // detail: decoded arguments ("request=TIOCSTI (0x5412)", "family=AF_PACKET (17)")
+  virtual void syscall_denied(int pid, const std::string& syscall, const std::string& detail,
+                              int err) = 0;
+  virtual void signal_forwarded(int sig, bool escalated) = 0;
+  virtual void limit_hit(const std::string& which, const std::string& value) = 0;
+};
+
+}  // namespace aj

@@ -1,0 +1,182 @@
+#include "supervise/notify.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <linux/seccomp.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <fmt/format.h>
+
+#include "seccomp/bpf_eval.h"
+#include "seccomp/names.h"
+#include "seccomp/notify_program.h"
+
+#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
+#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
+#endif
+#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
+#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
+#endif
+
+namespace aj {
+namespace {
+
+constexpr std::size_t kMaxString = 4096;
+constexpr std::size_t kMaxArgs = 256;
+
+// Reads a NUL-terminated string from the target's memory.
+std::string read_string(int mem, std::uint64_t addr) {
+  std::string out;
+  char buf[256];
+  while (addr != 0 && out.size() < kMaxString) {
+    ssize_t n = ::pread(mem, buf, sizeof buf, static_cast<off_t>(addr));
+    if (n <= 0) break;
+    const char* end = static_cast<const char*>(std::memchr(buf, '\0', static_cast<size_t>(n)));
+    out.append(buf, end ? static_cast<size_t>(end - buf) : static_cast<size_t>(n));
+    if (end) break;
+    addr += static_cast<std::uint64_t>(n);
+  }
+  return out;
+}
+
+std::vector<std::string> read_argv(int mem, std::uint64_t addr) {
+  std::vector<std::string> argv;
+  for (std::size_t i = 0; addr != 0 && i < kMaxArgs; ++i) {
+    std::uint64_t p = 0;
+    if (::pread(mem, &p, sizeof p, static_cast<off_t>(addr + i * sizeof p)) != sizeof p || p == 0)
+      break;
+    argv.push_back(read_string(mem, p));
+  }
+  return argv;
+}
+
+int parent_of(int pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return 0;
+  char buf[512];
+  ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  const char* close = std::strrchr(buf, ')');  // comm may hold spaces
+  int ppid = 0;
+  char state;
+  if (close && std::sscanf(close + 1, " %c %d", &state, &ppid) == 2) return ppid;
+  return 0;
+}
+
+// Whether the exec'd path exists in the target's view: libc's execvp and
+// shells try every PATH entry, and only the one that exists is worth an event.
+bool exists_in_target(int pid, const std::string& path) {
+  if (path.empty()) return false;
+  char where[64];
+  std::snprintf(where, sizeof where, "/proc/%d/%s", pid, path[0] == '/' ? "root" : "cwd");
+  UniqueFd dir(::open(where, O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir) return true;  // cannot tell: record it
+  struct open_how how = {};
+  how.flags = O_PATH | O_CLOEXEC;
+  how.resolve = path[0] == '/' ? RESOLVE_IN_ROOT : 0;
+  UniqueFd f(static_cast<int>(::syscall(SYS_openat2, dir.get(), path.c_str(), &how, sizeof how)));
+  return f.valid() || (errno != ENOENT && errno != ENOTDIR);
+}
+
+}  // namespace
+
+std::string describe_syscall_args(const std::string& name, const std::uint64_t a[6]) {
+  if (name == "ioctl") {
+    auto req = static_cast<std::uint32_t>(a[1]);
+    const char* known = req == 0x5412 ? "TIOCSTI " : req == 0x541C ? "TIOCLINUX " : "";
+    return fmt::format("fd={} request={}(0x{:x})", static_cast<int>(a[0]), known, a[1]);
+  }
+  if (name == "socket" || name == "socketpair") {
+    static const std::pair<int, const char*> kFamilies[] = {
+        {1, "AF_UNIX"}, {2, "AF_INET"}, {10, "AF_INET6"}, {16, "AF_NETLINK"},
+        {17, "AF_PACKET"}, {40, "AF_VSOCK"}, {38, "AF_ALG"}, {31, "AF_BLUETOOTH"}};
+    const char* fam = "";
+    for (auto [n, s] : kFamilies)
+      if (static_cast<std::uint64_t>(n) == a[0]) fam = s;
+    return fmt::format("family={}({}) type={} protocol={}", fam, a[0], a[1], a[2]);
+  }
+  if (name == "clone" || name == "unshare") return fmt::format("flags=0x{:x}", a[0]);
+  if (name == "ptrace") return fmt::format("request={} pid={}", a[0], static_cast<int>(a[1]));
+  if (name == "kill" || name == "tkill") return fmt::format("pid={} sig={}", static_cast<int>(a[0]), a[1]);
+  return fmt::format("args=0x{:x},0x{:x},0x{:x}", a[0], a[1], a[2]);
+}
+
+NotifyHandler::NotifyHandler(const BpfProgram& enforcing, EventSink* sink)
+    : enforcing_(enforcing), sink_(sink) {
+  struct seccomp_notif_sizes sizes = {};
+  if (::syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0) {
+    sizes.seccomp_notif = sizeof(struct seccomp_notif);
+    sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
+  }
+  req_buf_.resize(std::max<std::size_t>(sizes.seccomp_notif, sizeof(struct seccomp_notif)));
+  resp_buf_.resize(std::max<std::size_t>(sizes.seccomp_notif_resp, sizeof(struct seccomp_notif_resp)));
+}
+
+void NotifyHandler::attach(UniqueFd listener) {
+  listener_ = std::move(listener);
+  // Wake the notified thread on the supervisor's CPU: ~4 µs per round trip
+  // instead of up to ~46 µs. Older kernels lack it; that only costs time.
+  std::uint64_t flags = SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP;
+  ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_SET_FLAGS, flags);
+}
+
+bool NotifyHandler::handle_one() {
+  auto* req = reinterpret_cast<struct seccomp_notif*>(req_buf_.data());
+  auto* resp = reinterpret_cast<struct seccomp_notif_resp*>(resp_buf_.data());
+  std::memset(req_buf_.data(), 0, req_buf_.size());
+  if (::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_RECV, req) != 0) {
+    if (errno == EINTR || errno == ENOENT) return true;  // target gone meanwhile
+    return false;
+  }
+  ++handled_;
+  std::memset(resp_buf_.data(), 0, resp_buf_.size());
+  resp->id = req->id;
+
+  SeccompData data{};
+  static_assert(sizeof data == sizeof req->data, "seccomp_data layout");
+  std::memcpy(&data, &req->data, sizeof data);
+  std::uint32_t verdict = bpf_evaluate(enforcing_, data).value_or(SECCOMP_RET_ERRNO | EPERM);
+  const int pid = static_cast<int>(req->pid);
+  const bool is_exec = data.nr == SYS_execve || data.nr == SYS_execveat;
+
+  if (is_journaled_refusal(verdict)) {
+    int err = static_cast<int>(verdict & SECCOMP_RET_DATA);
+    resp->error = -err;
+    resp->flags = 0;
+    std::string name = seccomp_syscall_name(data.nr);
+    if (sink_) sink_->syscall_denied(pid, name, describe_syscall_args(name, data.args), err);
+  } else if (is_exec) {
+    char mem_path[64];
+    std::snprintf(mem_path, sizeof mem_path, "/proc/%d/mem", pid);
+    UniqueFd mem(::open(mem_path, O_RDONLY | O_CLOEXEC));
+    std::string path;
+    std::vector<std::string> argv;
+    if (mem) {
+      bool at = data.nr == SYS_execveat;
+      path = read_string(mem.get(), data.args[at ? 1 : 0]);
+      argv = read_argv(mem.get(), data.args[at ? 2 : 1]);
+    }
+    // The notification must still be live for what we read to be its own.
+    bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
+    if (valid && sink_ && exists_in_target(pid, path))
+      sink_->exec(pid, parent_of(pid), path, argv);
+    resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  } else {
+    // Notified but neither exec nor a refusal (trace mode extras): continue;
+    // the kernel's other layers still apply.
+    resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  }
+  if (::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_SEND, resp) != 0 && errno != ENOENT) {
+    return errno == EINTR;
+  }
+  return true;
+}
+
+}  // namespace aj

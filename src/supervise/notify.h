@@ -1,0 +1,44 @@
+// Answers the jail's seccomp user notifications: exec calls are journaled and
+// continued (observation only: the enforcing filter allows exec anyway);
+// refusals are answered with the errno the enforcing filter would have given
+// (computed by running it, see seccomp/notify_program.h) and journaled. A
+// refusal is always the supervisor's errno, never a CONTINUE, so no
+// time-of-check/time-of-use gap can turn a check into a grant.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/unique_fd.h"
+#include "seccomp/filter.h"
+#include "supervise/events.h"
+
+namespace aj {
+
+class NotifyHandler {
+ public:
+  NotifyHandler(const BpfProgram& enforcing, EventSink* sink);
+
+  // Takes the listener received from the child.
+  void attach(UniqueFd listener);
+  int fd() const { return listener_.get(); }
+  // Handles one pending notification; false when the listener is dead.
+  bool handle_one();
+
+  std::uint64_t handled() const { return handled_; }
+
+ private:
+  const BpfProgram& enforcing_;
+  EventSink* sink_;
+  UniqueFd listener_;
+  std::vector<char> req_buf_, resp_buf_;
+  std::uint64_t handled_ = 0;
+};
+
+// Decodes the arguments worth showing for a refused syscall (pure).
+std::string describe_syscall_args(const std::string& name, const std::uint64_t args[6]);
+
+}  // namespace aj
