@@ -149,9 +149,19 @@ start_bg() {
 }
 
 # aj ARGS...: agentjail exactly as given (subcommands), as the test user, in $WS,
-# bounded by a generous timeout so a hung jail fails the test instead of the run.
+# bounded by a generous timeout so a hung jail fails the test instead of the
+# run. A hung run returns 254 with a message on stderr (never 124, which a
+# test of --timeout expects from agentjail itself).
+readonly kHung=254
 aj() {
-  as_user timeout --kill-after=5 "$AJ_TEST_TIMEOUT" "$AJ" "$@"
+  local start=$SECONDS rc
+  as_user timeout --preserve-status -s KILL "$AJ_TEST_TIMEOUT" "$AJ" "$@"
+  rc=$?
+  if [ $((SECONDS - start)) -ge "$AJ_TEST_TIMEOUT" ]; then
+    echo "lib.sh: agentjail did not finish within ${AJ_TEST_TIMEOUT}s; killed (status $rc)" >&2
+    return "$kHung"
+  fi
+  return "$rc"
 }
 
 # jail ARGS...: `agentjail run` with the copied profiles (default profile);
