@@ -47,7 +47,7 @@ for r in "${results[@]}"; do
     pass "control: $r works as $TEST_USER in plain user namespaces, without the jail"
     controlled+=("$r")
   elif printf '%s\n' "$root_out" | grep -qx "OK:$r"; then
-    pass "control: $r works as host root without the jail ($TEST_USER is refused even there: $(printf '%s\n' "$plain" | grep ":$r:" | cut -d: -f3))"
+    pass "control: $r works as host root without the jail ($TEST_USER in plain user namespaces is refused: $(printf '%s\n' "$plain" | grep ":$r:" | cut -d: -f3))"
     controlled+=("$r")
   else
     note "$r is refused on this host even without the jail ($(printf '%s\n' "$plain" "$root_out" | grep ":$r:" | tr '\n' ' ')): nothing to show"
