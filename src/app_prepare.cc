@@ -1,4 +1,5 @@
 // Profile chain + command line -> Policy -> Plan, printing every problem.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
@@ -63,10 +64,19 @@ std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
   PlanInputs inputs;
   inputs.argv = o.command;
   inputs.user_namespace = user_namespace;
+  inputs.journal_target = o.journal_target;
   if (o.workspace) {
     std::string ws = *o.workspace;
     if (!ws.empty() && ws[0] != '/') ws = facts->cwd + "/" + ws;
     inputs.workspace = ws;
+  }
+  // The default journal directory exists before planning, so the plan can
+  // hide it from the jail (a bound home would otherwise expose it).
+  if (o.subcommand == Subcommand::kRun && !o.dry_run) {
+    std::string sessions = facts->state_dir + "/sessions";
+    for (std::size_t i = 1; i <= sessions.size(); ++i)
+      if (i == sessions.size() || sessions[i] == '/')
+        ::mkdir(sessions.substr(0, i).c_str(), 0700);
   }
   RealDisk disk;
   PlanResult planned = build_plan(*policy, *facts, disk, inputs);

@@ -13,7 +13,11 @@
 #include "base/log.h"
 #include "launch/launcher.h"
 #include "launch/layers.h"
+#include "app_journal_sink.h"
 #include "app_session_dir.h"
+#include "plan/access_check.h"
+#include "plan/env_plan.h"
+#include "supervise/notify.h"
 #include "plan/plan_print.h"
 
 namespace aj {
@@ -27,10 +31,6 @@ std::vector<std::string> not_yet_enforced(const Policy& p) {
     out.push_back((where.file.empty() ? "" : where.str() + ": ") + "not yet enforced: " + what);
   };
   if (!p.network.allow.empty()) item(p.network.allow.front().where, "[network] allow (proxy)");
-  const auto& j = p.journal;
-  if (j.path) item(j.path->where, "[journal] path");
-  for (const auto* v : {&j.exec, &j.denied, &j.network, &j.required, &j.trace})
-    if (*v && (*v)->value) item((*v)->where, "[journal]");
   return out;
 }
 
@@ -57,6 +57,46 @@ void report_layers(const Plan& plan, const PreparedLayers& layers) {
     if (degraded) log::warn("no cgroup limits ({}); rlimits only", layers.cgroup_note);
     else log::info("no cgroup limits ({}); rlimits only", layers.cgroup_note);
   }
+}
+
+// Opens the journal into *out. False (after saying why) only when the
+// journal is required; otherwise a failure leaves *out empty and the run
+// goes on with -v diagnostics only.
+bool open_journal(const Prepared& p, std::unique_ptr<JournalSink>* out) {
+  const auto& j = p.policy.journal;
+  JournalSettings settings;
+  settings.exec = !j.exec || j.exec->value;
+  settings.denied = !j.denied || j.denied->value;
+  settings.required = j.required && j.required->value;
+  auto writer = JournalWriter::open(p.plan.journal_target, p.plan.session_id);
+  if (!writer) {
+    if (settings.required) {
+      log::error("journal: {}; refusing to run unlogged (journal.required)", writer.error().render());
+      return false;
+    }
+    log::warn("journal: {}; running without a journal", writer.error().render());
+    return true;
+  }
+  // Values of passed secrets never reach the journal.
+  for (const auto& e : p.plan.env) {
+    auto eq = e.find('=');
+    if (eq != std::string::npos && env_name_looks_secret(e.substr(0, eq)))
+      writer->redactor().add_secret(e.substr(eq + 1));
+  }
+  log::info("journal: {}", writer->target());
+  *out = std::make_unique<JournalSink>(std::move(*writer), settings);
+  return true;
+}
+
+std::vector<std::string> active_layers(const Plan& plan, const PreparedLayers& layers) {
+  std::vector<std::string> out;
+  if (plan.user_namespace) out.insert(out.end(), {"userns", "mount", "pid", "ipc", "uts", "cgroupns"});
+  if (plan.new_netns) out.push_back("netns");
+  if (plan.landlock.active()) out.push_back(fmt::format("landlock (ABI {})", plan.landlock.abi));
+  if (!layers.seccomp.insns.empty()) out.push_back("seccomp");
+  out.insert(out.end(), {"capabilities", "no_new_privs", "rlimits", "environment"});
+  if (layers.cgroup) out.push_back("cgroup");
+  return out;
 }
 
 // Ubuntu 24.04 lets an unprivileged process create a user namespace but
@@ -106,6 +146,10 @@ class LogSink final : public EventSink {
   void syscall_denied(int pid, const std::string& name, const std::string& detail, int err) override {
     log::info("denied pid {}: {} {} -> {}", pid, name, detail, std::strerror(err));
   }
+  void fs_denied(int pid, const std::string& path, const std::string& access,
+                 const std::string& rule, const std::string& reason) override {
+    log::info("denied pid {}: {} {} ({}, {})", pid, access, path, reason, rule);
+  }
   void signal_forwarded(int sig, bool escalated) override {
     log::info("signal {} {}", sig, escalated ? "(escalated to SIGKILL)" : "forwarded");
   }
@@ -129,6 +173,9 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   LayerOptions layer_options;
   layer_options.sockets_unix_only = !plan.user_namespace && plan.net != NetMode::kHost;
   layer_options.observe = true;
+  const auto& j = st.prepared->policy.journal;
+  layer_options.observe_exec = !j.exec || j.exec->value;
+  if (o.trace || (j.trace && j.trace->value)) layer_options.trace_syscalls = traced_open_syscalls();
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
   if (!layers) {
     log::error("{}", layers.error().render());
@@ -176,11 +223,25 @@ int command_run(const CliOptions& o) {
     lo.pass_fds = o.pass_fds;
     lo.hooks = st->layers->hooks();
     if (st->layers->cgroup) lo.cgroup = &*st->layers->cgroup;
-    LogSink sink;
-    NotifyHandler notify(st->layers->seccomp, &sink);
+    std::unique_ptr<JournalSink> journal;
+    if (!open_journal(*st->prepared, &journal)) return kExitSetupFailed;
+    LogSink log_sink;
+    EventSink* sink = journal ? static_cast<EventSink*>(journal.get()) : &log_sink;
+    if (journal) journal->session_start(*st->prepared, active_layers(plan, *st->layers));
+    NotifyHandler notify(st->layers->seccomp, sink);
+    if (!st->layers->installed.insns.empty()) {
+      const Plan* pl = &plan;
+      if (o.trace || (st->prepared->policy.journal.trace && st->prepared->policy.journal.trace->value))
+        notify.set_trace([pl](const std::string& path, bool write) -> std::string {
+          AccessDecision d = check_open(*pl, path, write);
+          return d.allowed ? std::string() : d.rule + "\t" + d.reason;
+        });
+    }
     lo.notify = &notify;
-    lo.sink = &sink;
+    lo.sink = sink;
     auto outcome = launch(plan, lo);
+    if (outcome && journal)
+      journal->session_end(outcome->exit_code, outcome->signal, outcome->timed_out);
     finish_cgroup(*st->layers);
     if (!plan.user_namespace) remove_private_dir(plan.private_dir);
     if (!outcome && plan.user_namespace && is_userns_refusal(outcome.error())) {

@@ -184,6 +184,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
 
   Outcome out;
   out.timed_out = sr.timed_out;
+  out.journal_failed = sr.journal_failed;
   out.failure = sr.failure;
   int status = sr.command_wait_status.value_or(sr.init_wait_status);
   if (sr.failure) {
@@ -196,8 +197,11 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
     out.exit_code = kExitTimeout;
   } else if (WIFEXITED(status)) {
     out.exit_code = WEXITSTATUS(status);
+  } else if (sr.journal_failed) {
+    out.exit_code = kExitSetupFailed;
   } else if (WIFSIGNALED(status)) {
     out.exit_code = kExitSignalBase + WTERMSIG(status);
+    out.signal = WTERMSIG(status);
   } else {
     out.exit_code = kExitSetupFailed;
   }

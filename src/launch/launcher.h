@@ -28,6 +28,8 @@ struct LaunchOptions {
 struct Outcome {
   int exit_code = 0;
   bool timed_out = false;
+  bool journal_failed = false;
+  std::optional<int> signal;  // the command died of this signal
   std::optional<ChildReport> failure;  // a stage the child could not complete
 };
 

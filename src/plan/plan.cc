@@ -117,6 +117,12 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
 
 }  // namespace
 
+std::string journal_directory(const std::string& target) {
+  if (target.empty() || target == "-" || target.rfind("fd:", 0) == 0) return {};
+  auto slash = target.rfind('/');
+  return slash == std::string::npos || slash == 0 ? std::string("/") : target.substr(0, slash);
+}
+
 PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
                       const PlanInputs& inputs) {
   PlanResult result;
@@ -147,6 +153,17 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   req.read_only = expand_list(fs.read_only, vars, errors);
   req.read_write = expand_list(fs.read_write, vars, errors);
   req.hide = expand_list(fs.hide, vars, errors);
+  plan.journal_target = facts.state_dir + "/sessions/" + facts.session_id + ".jsonl";
+  if (inputs.journal_target) {
+    plan.journal_target = *inputs.journal_target;
+  } else if (policy.journal.path) {
+    auto expanded = expand_list({*policy.journal.path}, vars, errors);
+    if (!expanded.empty()) plan.journal_target = expanded.front().path;
+  }
+  // The journal is the supervisor's record: the command must not see or
+  // touch it, even through a bind of the home directory.
+  if (std::string dir = journal_directory(plan.journal_target); !dir.empty() && dir != "/")
+    req.hide.push_back({normalize_path(dir), {"journal", 0, 0}});
   req.tmpfs = expand_list(fs.tmpfs, vars, errors);
   req.optional = expand_list(fs.optional, vars, errors);
   req.workspace = plan.workspace;

@@ -18,6 +18,7 @@ struct PlanInputs {
   std::vector<std::string> argv;     // the command (empty for explain)
   std::optional<std::string> workspace;  // --workspace, else facts.cwd
   bool user_namespace = true;  // false: Landlock + seccomp + rlimits only
+  std::optional<std::string> journal_target;  // --journal PATH|-|fd:N
 };
 
 struct Plan {
@@ -42,7 +43,13 @@ struct Plan {
   std::optional<std::uint64_t> memory_max;  // cgroup limit, when [limits] memory is set
   std::optional<std::uint64_t> pids_max;    // cgroup limit, when [limits] processes is set
   std::optional<std::uint64_t> timeout_ms;
+  // Where the journal goes: a path (its directory is hidden from the jail),
+  // "-" or "fd:N".
+  std::string journal_target;
 };
+
+// The directory holding the journal when the target is a path, else "".
+std::string journal_directory(const std::string& target);
 
 struct PlanResult {
   std::optional<Plan> plan;

@@ -15,8 +15,13 @@ class EventSink {
   // detail: decoded arguments ("request=TIOCSTI (0x5412)", "family=AF_PACKET (17)")
   virtual void syscall_denied(int pid, const std::string& syscall, const std::string& detail,
                               int err) = 0;
+  // Trace mode: an open the policy does not allow (answered EACCES).
+  virtual void fs_denied(int pid, const std::string& path, const std::string& access,
+                         const std::string& rule, const std::string& reason) = 0;
   virtual void signal_forwarded(int sig, bool escalated) = 0;
   virtual void limit_hit(const std::string& which, const std::string& value) = 0;
+  // False once the record cannot be kept and the session must stop.
+  virtual bool healthy() const { return true; }
 };
 
 }  // namespace aj

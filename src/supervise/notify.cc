@@ -14,6 +14,7 @@
 #include "seccomp/bpf_eval.h"
 #include "seccomp/names.h"
 #include "seccomp/notify_program.h"
+#include "policy/variables.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
@@ -85,7 +86,62 @@ bool exists_in_target(int pid, const std::string& path) {
   return f.valid() || (errno != ENOENT && errno != ENOTDIR);
 }
 
+std::string read_link(const std::string& path) {
+  char buf[4096];
+  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+// The path an open names, absolute: relative ones are joined to the directory
+// they are relative to, as the target sees it.
+std::string absolute_path(int pid, int dirfd, const std::string& path) {
+  if (!path.empty() && path[0] == '/') return normalize_path(path);
+  std::string base = dirfd == AT_FDCWD ? read_link(fmt::format("/proc/{}/cwd", pid))
+                                       : read_link(fmt::format("/proc/{}/fd/{}", pid, dirfd));
+  if (base.empty() || base[0] != '/') return {};
+  return normalize_path(base + "/" + path);
+}
+
+bool wants_write(std::uint64_t flags) {
+  return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) != 0;
+}
+
 }  // namespace
+
+std::vector<int> traced_open_syscalls() { return {SYS_open, SYS_openat, SYS_openat2, SYS_creat}; }
+
+void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* resp_ptr) {
+  auto* resp = static_cast<struct seccomp_notif_resp*>(resp_ptr);
+  resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  char mem_path[64];
+  std::snprintf(mem_path, sizeof mem_path, "/proc/%d/mem", pid);
+  UniqueFd mem(::open(mem_path, O_RDONLY | O_CLOEXEC));
+  if (!mem) return;
+  int dirfd = AT_FDCWD;
+  std::uint64_t path_addr = a[0], flags = a[1];
+  if (nr == SYS_openat || nr == SYS_openat2) {
+    dirfd = static_cast<int>(a[0]);
+    path_addr = a[1];
+    flags = a[2];
+  }
+  if (nr == SYS_openat2) {
+    struct open_how how = {};
+    if (::pread(mem.get(), &how, sizeof how, static_cast<off_t>(a[2])) != sizeof how) return;
+    flags = how.flags;
+  }
+  if (nr == SYS_creat) flags = O_WRONLY | O_CREAT | O_TRUNC;
+  std::string path = absolute_path(pid, dirfd, read_string(mem.get(), path_addr));
+  if (path.empty()) return;
+  bool write = wants_write(flags);
+  std::string verdict = trace_(path, write);
+  if (verdict.empty()) return;
+  resp->flags = 0;
+  resp->error = -EACCES;
+  auto tab = verdict.find('\t');
+  if (sink_)
+    sink_->fs_denied(pid, path, write ? "write" : "read", verdict.substr(0, tab),
+                     tab == std::string::npos ? "" : verdict.substr(tab + 1));
+}
 
 std::string describe_syscall_args(const std::string& name, const std::uint64_t a[6]) {
   if (name == "ioctl") {
@@ -168,9 +224,11 @@ bool NotifyHandler::handle_one() {
     if (valid && sink_ && exists_in_target(pid, path))
       sink_->exec(pid, parent_of(pid), path, argv);
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+  } else if (trace_) {
+    // Trace mode: a denial is the supervisor's EACCES; an allowed open
+    // continues and is enforced by Landlock and the mounts as before.
+    trace_open(pid, data.nr, data.args, resp);
   } else {
-    // Notified but neither exec nor a refusal (trace mode extras): continue;
-    // the kernel's other layers still apply.
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
   }
   if (::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_SEND, resp) != 0 && errno != ENOENT) {

@@ -12,15 +12,22 @@
 #include <string>
 #include <vector>
 
+#include <functional>
+
 #include "base/unique_fd.h"
 #include "seccomp/filter.h"
 #include "supervise/events.h"
 
 namespace aj {
 
+// Trace mode: judges an open of `path` (absolute, normalized, as seen in the
+// jail); returns an empty string to allow, else "rule\treason".
+using TraceCheck = std::function<std::string(const std::string& path, bool write)>;
+
 class NotifyHandler {
  public:
   NotifyHandler(const BpfProgram& enforcing, EventSink* sink);
+  void set_trace(TraceCheck check) { trace_ = std::move(check); }
 
   // Takes the listener received from the child.
   void attach(UniqueFd listener);
@@ -36,7 +43,14 @@ class NotifyHandler {
   UniqueFd listener_;
   std::vector<char> req_buf_, resp_buf_;
   std::uint64_t handled_ = 0;
+  TraceCheck trace_;
+
+  // Answers a traced open: EACCES (and an fs.deny event) or continue.
+  void trace_open(int pid, int nr, const std::uint64_t args[6], void* resp);
 };
+
+// The syscall numbers trace mode notifies.
+std::vector<int> traced_open_syscalls();
 
 // Decodes the arguments worth showing for a refused syscall (pure).
 std::string describe_syscall_args(const std::string& name, const std::uint64_t args[6]);

@@ -63,6 +63,12 @@ class Loop {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
       for (int i = 0; i < n; ++i) dispatch(static_cast<int>(ev[i].data.u32));
+      if (o_.sink && !o_.sink->healthy() && !journal_stop_) {
+        // journal.required: no unrecorded session.
+        journal_stop_ = true;
+        result_.journal_failed = true;
+        send_signal(o_.pidfd, SIGKILL);
+      }
     }
     drain_reports();
     return result_;
@@ -179,6 +185,7 @@ class Loop {
   UniqueFd epoll_, sigfd_, timer_;
   SuperviseResult result_;
   bool init_done_ = false;
+  bool journal_stop_ = false;
   std::uint64_t last_stop_ms_ = 0;
 };
 

@@ -28,6 +28,7 @@ struct SuperviseResult {
   std::optional<int> command_wait_status;  // from the init's exit report
   int init_wait_status = 0;                // the init's own end
   bool timed_out = false;
+  bool journal_failed = false;  // stopped because the journal could not be written
 };
 
 // The signals the supervisor takes over (blocked before clone, read through a

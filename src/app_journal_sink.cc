@@ -1,0 +1,115 @@
+#include "app_journal_sink.h"
+
+#include <signal.h>
+
+#include <cstring>
+#include <fmt/format.h>
+
+#include "base/log.h"
+#include "config.h"
+
+namespace aj {
+
+std::string policy_digest(const std::string& text) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 0x100000001b3ULL;
+  }
+  return fmt::format("fnv1a64:{:016x}", h);
+}
+
+JournalSink::JournalSink(JournalWriter writer, JournalSettings settings)
+    : writer_(std::move(writer)), settings_(settings), start_(std::chrono::steady_clock::now()) {}
+
+void JournalSink::emit(JournalEvent e) {
+  if (failed_) return;
+  auto r = writer_.write(std::move(e));
+  if (!r) {
+    failed_ = true;
+    log::error("journal: {}{}", r.error().render(),
+               settings_.required ? "; stopping the session (journal.required)" : "");
+  }
+}
+
+void JournalSink::session_start(const Prepared& p, const std::vector<std::string>& layers) {
+  JournalEvent e("session.start");
+  e.set("version", AJ_VERSION);
+  e.set("profile_chain", p.policy.chain);
+  e.set("argv", p.plan.argv);
+  e.set("workspace", p.plan.workspace);
+  e.set("cwd", p.plan.cwd);
+  e.set("network", to_string(p.plan.net));
+  e.set("layers", layers);
+  e.set("kernel", p.facts.kernel_release);
+  e.set("landlock_abi", static_cast<std::int64_t>(p.facts.landlock_abi));
+  e.set("uid", static_cast<std::int64_t>(p.plan.uid));
+  emit(std::move(e));
+}
+
+void JournalSink::session_end(int exit_code, std::optional<int> sig, bool timed_out) {
+  JournalEvent e("session.end");
+  e.set("exit_code", static_cast<std::int64_t>(exit_code));
+  if (sig) e.set("signal", static_cast<std::int64_t>(*sig));
+  e.set("timed_out", timed_out);
+  auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
+                                                                  start_);
+  e.set("duration_ms", static_cast<std::int64_t>(ms.count()));
+  JournalCounts counts = writer_.counts();
+  e.set("counts", JournalValue(counts));
+  e.set("denied", static_cast<std::uint64_t>(writer_.denied()));
+  emit(std::move(e));
+  if (auto r = writer_.finish(); !r) log::error("journal: {}", r.error().render());
+}
+
+void JournalSink::exec(int pid, int ppid, const std::string& path,
+                       const std::vector<std::string>& argv) {
+  if (!settings_.exec) return;
+  JournalEvent e("exec");
+  e.allow("seccomp", "built in").with_pid(pid);
+  e.set("ppid", static_cast<std::int64_t>(ppid));
+  e.set("path", path);
+  e.set("argv", argv);
+  emit(std::move(e));
+}
+
+void JournalSink::syscall_denied(int pid, const std::string& syscall, const std::string& detail,
+                                 int err) {
+  if (!settings_.denied) return;
+  JournalEvent e("syscall.deny");
+  e.deny("seccomp", "[seccomp]").with_pid(pid);
+  e.set("syscall", syscall);
+  e.set("args", detail);
+  e.set("errno", static_cast<std::int64_t>(err));
+  e.set("error", std::string(strerrorname_np(err) ? strerrorname_np(err) : ""));
+  emit(std::move(e));
+}
+
+void JournalSink::fs_denied(int pid, const std::string& path, const std::string& access,
+                            const std::string& rule, const std::string& reason) {
+  if (!settings_.denied) return;
+  JournalEvent e("fs.deny");
+  e.deny("supervisor (trace)", rule).with_pid(pid);
+  e.set("path", path);
+  e.set("access", access);
+  e.set("reason", reason);
+  emit(std::move(e));
+}
+
+void JournalSink::signal_forwarded(int sig, bool escalated) {
+  JournalEvent e("signal");
+  e.set("signal", static_cast<std::int64_t>(sig));
+  e.set("name", std::string(sigabbrev_np(sig) ? sigabbrev_np(sig) : "?"));
+  e.set("action", escalated ? "escalated to SIGKILL" : "forwarded");
+  emit(std::move(e));
+}
+
+void JournalSink::limit_hit(const std::string& which, const std::string& value) {
+  JournalEvent e("limit");
+  e.deny(which == "wall_time" ? "supervisor" : "cgroup", "[limits] " + which);
+  e.set("limit", which);
+  e.set("value", value);
+  emit(std::move(e));
+}
+
+}  // namespace aj

@@ -1,0 +1,55 @@
+// The run's journal: session.start, what the supervisor observes (exec,
+// syscall.deny, signal, limit) and session.end, written by the supervisor
+// only, outside the jail.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "app_commands.h"
+#include "journal/writer.h"
+#include "supervise/events.h"
+
+namespace aj {
+
+struct JournalSettings {
+  bool exec = true;      // journal every execve
+  bool denied = true;    // journal syscall refusals
+  bool required = false; // stop the session rather than run unlogged
+};
+
+class JournalSink final : public EventSink {
+ public:
+  JournalSink(JournalWriter writer, JournalSettings settings);
+
+  void session_start(const Prepared& p, const std::vector<std::string>& active_layers);
+  void session_end(int exit_code, std::optional<int> signal, bool timed_out);
+
+  void exec(int pid, int ppid, const std::string& path, const std::vector<std::string>& argv) override;
+  void syscall_denied(int pid, const std::string& syscall, const std::string& detail,
+                      int err) override;
+  void fs_denied(int pid, const std::string& path, const std::string& access,
+                 const std::string& rule, const std::string& reason) override;
+  void signal_forwarded(int sig, bool escalated) override;
+  void limit_hit(const std::string& which, const std::string& value) override;
+  bool healthy() const override { return !(settings_.required && failed_); }
+
+  const std::string& target() const { return writer_.target(); }
+
+ private:
+  void emit(JournalEvent e);
+
+  JournalWriter writer_;
+  JournalSettings settings_;
+  bool failed_ = false;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// FNV-1a 64 of the effective policy's explain JSON: a stable digest to tell
+// two sessions' policies apart (not a security hash).
+std::string policy_digest(const std::string& text);
+
+}  // namespace aj

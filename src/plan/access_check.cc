@@ -1,0 +1,39 @@
+#include "plan/access_check.h"
+
+#include "policy/variables.h"
+
+namespace aj {
+namespace {
+
+std::string rule_of(const MountOp& op) { return op.where.file.empty() ? "built in" : op.where.str(); }
+
+}  // namespace
+
+AccessDecision check_open(const Plan& plan, const std::string& path, bool write) {
+  // The deepest mount op containing the path decides, as the kernel would.
+  const MountOp* best = nullptr;
+  for (const auto& op : plan.mounts.ops) {
+    if (!path_is_within(path, op.target)) continue;
+    if (!best || op.target.size() >= best->target.size()) best = &op;
+  }
+  if (!best) {
+    if (path == "/" && !write) return {true, "built in", ""};
+    return {false, "not granted", write ? "the root is read-only" : "not in the jail's view"};
+  }
+  switch (best->kind) {
+    case MountKind::kHideDir:
+    case MountKind::kHideFile:
+      return {false, rule_of(*best), "hidden"};
+    case MountKind::kBindReadOnly:
+    case MountKind::kRemountReadOnly:
+      if (write) return {false, rule_of(*best), "read-only"};
+      return {true, rule_of(*best), ""};
+    case MountKind::kSymlink:
+      // Resolved by the kernel to its target, which has its own rule.
+      return {true, rule_of(*best), ""};
+    default:
+      return {true, rule_of(*best), ""};
+  }
+}
+
+}  // namespace aj
