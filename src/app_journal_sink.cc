@@ -32,10 +32,12 @@ void JournalSink::emit(JournalEvent e) {
   }
 }
 
-void JournalSink::session_start(const Prepared& p, const std::vector<std::string>& layers) {
+void JournalSink::session_start(const Prepared& p, const std::vector<std::string>& layers,
+                                const std::string& digest) {
   JournalEvent e("session.start");
   e.set("version", AJ_VERSION);
   e.set("profile_chain", p.policy.chain);
+  e.set("policy_digest", digest);
   e.set("argv", p.plan.argv);
   e.set("workspace", p.plan.workspace);
   e.set("cwd", p.plan.cwd);
@@ -77,7 +79,7 @@ void JournalSink::syscall_denied(int pid, const std::string& syscall, const std:
                                  int err) {
   if (!settings_.denied) return;
   JournalEvent e("syscall.deny");
-  e.deny("seccomp", "[seccomp]").with_pid(pid);
+  e.deny("seccomp", rule_for_ ? rule_for_(syscall) : "[seccomp]").with_pid(pid);
   e.set("syscall", syscall);
   e.set("args", detail);
   e.set("errno", static_cast<std::int64_t>(err));

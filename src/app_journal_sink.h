@@ -4,6 +4,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -25,7 +26,10 @@ class JournalSink final : public EventSink {
  public:
   JournalSink(JournalWriter writer, JournalSettings settings);
 
-  void session_start(const Prepared& p, const std::vector<std::string>& active_layers);
+  void session_start(const Prepared& p, const std::vector<std::string>& active_layers,
+                     const std::string& digest);
+  // Names the profile item behind a refused syscall.
+  void set_rule_lookup(std::function<std::string(const std::string&)> f) { rule_for_ = std::move(f); }
   void session_end(int exit_code, std::optional<int> signal, bool timed_out);
 
   void exec(int pid, int ppid, const std::string& path, const std::vector<std::string>& argv) override;
@@ -45,6 +49,7 @@ class JournalSink final : public EventSink {
   JournalWriter writer_;
   JournalSettings settings_;
   bool failed_ = false;
+  std::function<std::string(const std::string&)> rule_for_;
   std::chrono::steady_clock::time_point start_;
 };
 

@@ -17,6 +17,7 @@
 #include "app_session_dir.h"
 #include "plan/access_check.h"
 #include "plan/env_plan.h"
+#include "seccomp/groups.h"
 #include "supervise/notify.h"
 #include "plan/plan_print.h"
 
@@ -68,6 +69,7 @@ bool open_journal(const Prepared& p, std::unique_ptr<JournalSink>* out) {
   settings.exec = !j.exec || j.exec->value;
   settings.denied = !j.denied || j.denied->value;
   settings.required = j.required && j.required->value;
+  if (p.plan.journal_target == "off") return true;
   auto writer = JournalWriter::open(p.plan.journal_target, p.plan.session_id);
   if (!writer) {
     if (settings.required) {
@@ -86,6 +88,34 @@ bool open_journal(const Prepared& p, std::unique_ptr<JournalSink>* out) {
   log::info("journal: {}", writer->target());
   *out = std::make_unique<JournalSink>(std::move(*writer), settings);
   return true;
+}
+
+// Which profile item refused a syscall: the first deny entry naming it or a
+// group holding it; otherwise the built-in rules (or a default-deny policy).
+std::string deny_rule(const Policy& policy, const std::string& syscall) {
+  for (const auto& d : policy.seccomp.deny) {
+    if (d.value == syscall) return d.where.str();
+    if (!d.value.empty() && d.value[0] == '@') {
+      for (auto name : expand_syscall_group(d.value))
+        if (name == syscall) return fmt::format("{} ({})", d.value, d.where.str());
+    }
+  }
+  if (policy.seccomp.default_action && policy.seccomp.default_action->value == SeccompDefault::kDeny)
+    return fmt::format("default = \"deny\" ({})", policy.seccomp.default_action->where.str());
+  return "built in";
+}
+
+// Everything the jail enforces, as text, for the session's policy digest.
+std::string plan_fingerprint(const Plan& plan, const PreparedLayers& layers) {
+  std::string out;
+  for (const auto& op : plan.mounts.ops) out += op.describe() + "\n";
+  for (const auto& r : plan.landlock.paths) out += fmt::format("ll {} {:x}\n", r.path, r.access);
+  for (const auto& r : plan.landlock.ports) out += fmt::format("port {} {:x}\n", r.port, r.access);
+  for (const auto& r : plan.rlimits) out += fmt::format("rl {} {}\n", to_string(r.kind), r.hard);
+  for (const auto& e : plan.env) out += "env " + e.substr(0, e.find('=')) + "\n";
+  for (const auto& i : layers.seccomp.insns) out += fmt::format("{:x} {} {} {:x}\n", i.code, i.jt, i.jf, i.k);
+  out += to_string(plan.net);
+  return out;
 }
 
 std::vector<std::string> active_layers(const Plan& plan, const PreparedLayers& layers) {
@@ -172,7 +202,9 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   }
   LayerOptions layer_options;
   layer_options.sockets_unix_only = !plan.user_namespace && plan.net != NetMode::kHost;
-  layer_options.observe = true;
+  // --journal off: no record, and no notifications at all (the baseline
+  // for measuring what journaling costs).
+  layer_options.observe = plan.journal_target != "off";
   const auto& j = st.prepared->policy.journal;
   layer_options.observe_exec = !j.exec || j.exec->value;
   if (o.trace || (j.trace && j.trace->value)) layer_options.trace_syscalls = traced_open_syscalls();
@@ -227,7 +259,12 @@ int command_run(const CliOptions& o) {
     if (!open_journal(*st->prepared, &journal)) return kExitSetupFailed;
     LogSink log_sink;
     EventSink* sink = journal ? static_cast<EventSink*>(journal.get()) : &log_sink;
-    if (journal) journal->session_start(*st->prepared, active_layers(plan, *st->layers));
+    if (journal) {
+      const Policy& policy = st->prepared->policy;
+      journal->set_rule_lookup([&policy](const std::string& syscall) { return deny_rule(policy, syscall); });
+      journal->session_start(*st->prepared, active_layers(plan, *st->layers),
+                             policy_digest(plan_fingerprint(plan, *st->layers)));
+    }
     NotifyHandler notify(st->layers->seccomp, sink);
     if (!st->layers->installed.insns.empty()) {
       const Plan* pl = &plan;
