@@ -17,6 +17,7 @@
 #include "app_session_dir.h"
 #include "plan/access_check.h"
 #include "plan/env_plan.h"
+#include "plan/report.h"
 #include "seccomp/groups.h"
 #include "supervise/notify.h"
 #include "plan/plan_print.h"
@@ -46,7 +47,24 @@ void finish_cgroup(PreparedLayers& layers) {
 }
 
 // Says which protections are weaker than asked: always when degraded.
-void report_layers(const Plan& plan, const PreparedLayers& layers) {
+// The enforcement report: in full with -v; otherwise only what is not
+// enforced (the degraded rules), which is always shown.
+void report_layers(const Prepared& p, const PreparedLayers& layers) {
+  const Plan& plan = p.plan;
+  ReportContext ctx;
+  ctx.user_namespace = plan.user_namespace;
+  ctx.landlock_abi = plan.landlock.abi;
+  ctx.cgroup_pids = layers.cgroup.has_value() && plan.pids_max.has_value();
+  ctx.cgroup_memory = layers.cgroup.has_value() && plan.memory_max.has_value();
+  ctx.cgroup_note = layers.cgroup_note;
+  Report report = build_report(plan, p.policy, ctx);
+  if (log::level() >= log::Level::kVerbose) {
+    std::cerr << format_report_text(report);
+  } else {
+    for (const auto& r : report.rules)
+      if (r.layers.empty())
+        log::warn("not enforced: {} {}{}", r.action, r.subject, r.note.empty() ? "" : " (" + r.note + ")");
+  }
   for (const auto& why : plan.landlock.not_enforced) log::warn("Landlock: {}", why);
   for (const auto& c : layers.clamps)
     log::warn("limit {} lowered to the host's hard limit {}",
@@ -249,7 +267,7 @@ int command_run(const CliOptions& o) {
         return kExitSetupFailed;
       }
     }
-    report_layers(plan, *st->layers);
+    report_layers(*st->prepared, *st->layers);
     LaunchOptions lo;
     lo.timeout_ms = plan.timeout_ms;
     lo.pass_fds = o.pass_fds;
