@@ -27,6 +27,8 @@ int app_main(int argc, char** argv) {
     case Subcommand::kExplain: return command_explain(o);
     case Subcommand::kFeatures: return command_features(o);
     case Subcommand::kProfiles: return command_profiles(o);
+    case Subcommand::kJournal: return command_journal(o);
+    case Subcommand::kSessions: return command_sessions(o);
   }
   return kExitSetupFailed;
 }

@@ -19,6 +19,8 @@ int command_check(const CliOptions& o);
 int command_explain(const CliOptions& o);
 int command_features(const CliOptions& o);
 int command_profiles(const CliOptions& o);
+int command_journal(const CliOptions& o);   // app_journal.cc
+int command_sessions(const CliOptions& o);  // app_journal.cc
 
 // Shared by run and explain: profile chain + CLI layer -> Policy, then Plan.
 struct Prepared {

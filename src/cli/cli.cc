@@ -13,8 +13,8 @@
 namespace aj {
 namespace {
 
-constexpr std::array<const char*, 5> kSubcommands = {"run", "check", "explain", "features",
-                                                     "profiles"};
+constexpr std::array<const char*, 7> kSubcommands = {"run",      "check",   "explain", "features",
+                                                     "profiles", "journal", "sessions"};
 
 void add_profile_selection(CLI::App* app, CliOptions& o) {
   app->add_option("-p,--profile", o.profile, "Profile name or path (default: default)")
@@ -52,6 +52,9 @@ void add_verbosity(CLI::App* app, CliOptions& o) {
   app->add_flag("-q,--quiet", o.quiet, "Only errors");
 }
 
+struct Apps;
+void define_journal(Apps& a, CliOptions& o);
+
 struct Apps {
   CLI::App root{"agentjail: run a command inside a setuid-free sandbox", "agentjail"};
   CLI::App* run = nullptr;
@@ -59,6 +62,8 @@ struct Apps {
   CLI::App* explain = nullptr;
   CLI::App* features = nullptr;
   CLI::App* profiles = nullptr;
+  CLI::App* journal = nullptr;
+  CLI::App* sessions = nullptr;
 };
 
 void define(Apps& a, CliOptions& o) {
@@ -72,6 +77,10 @@ void define(Apps& a, CliOptions& o) {
   a.run = a.root.add_subcommand("run", "Run COMMAND in the jail (the default subcommand)");
   add_policy_options(a.run, o);
   a.run->add_flag("-n,--dry-run", o.dry_run, "Print the plan and run nothing");
+  a.run->add_option("--journal", o.journal_target,
+                    "Write the journal to PATH, - (standard output) or fd:N")
+      ->type_name("PATH|-|fd:N");
+  a.run->add_flag("--trace", o.trace, "Also journal the file opens the policy denies");
   add_verbosity(a.run, o);
   // The command is split off before CLI11 sees argv (split_command below); this
   // positional only documents it in --help.
@@ -96,6 +105,26 @@ void define(Apps& a, CliOptions& o) {
   a.profiles = a.root.add_subcommand("profiles", "List profiles and where each was found");
   add_profile_selection(a.profiles, o);
   add_verbosity(a.profiles, o);
+
+  define_journal(a, o);
+}
+
+void define_journal(Apps& a, CliOptions& o) {
+  a.journal = a.root.add_subcommand("journal", "Show a session's journal (the newest by default)");
+  CLI::Option* source =
+      a.journal->add_option("source", o.journal_source, "A journal file or a session id (prefix)")
+          ->type_name("FILE|SESSION");
+  a.journal->add_flag("--last", o.journal_last, "The newest recorded session (the default)")
+      ->excludes(source);
+  a.journal->add_flag("--denied", o.journal_denied, "Only events whose decision is deny");
+  a.journal->add_option("--event", o.journal_events, "Only events of TYPE (repeatable)")
+      ->type_name("TYPE");
+  a.journal->add_flag("-f,--follow", o.journal_follow, "Keep reading until the session ends");
+  a.journal->add_flag("--json", o.json, "Print the events' JSON lines");
+  add_verbosity(a.journal, o);
+
+  a.sessions = a.root.add_subcommand("sessions", "List recorded sessions, the newest last");
+  add_verbosity(a.sessions, o);
 }
 
 bool is_subcommand(const char* arg) {
@@ -118,10 +147,13 @@ std::vector<std::string> with_default_subcommand(int argc, const char* const* ar
 // Everything after "--", or from the first argument that is neither an option
 // nor an option's value, is the command: `agentjail bash -c 'x'` must not
 // treat -c as ours.
-std::vector<std::string> split_command(CLI::App* run, std::vector<std::string>& args) {
+std::vector<std::string> split_command(CLI::App* run, std::vector<std::string>& args,
+                                       bool* after_dashes) {
+  *after_dashes = false;
   for (std::size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--") {
+      *after_dashes = true;
       std::vector<std::string> cmd(args.begin() + static_cast<long>(i) + 1, args.end());
       args.resize(i);
       return cmd;
@@ -151,7 +183,19 @@ CliParse parse_cli(int argc, const char* const* argv) {
     return {std::nullopt, kExitSetupFailed};
   }
   std::vector<std::string> command;
-  if (args[0] == "run") command = split_command(a.run, args);
+  if (args[0] == "run") {
+    bool after_dashes = false;
+    bool implied_run = argc > 1 && std::string_view(argv[1]) != "run";
+    command = split_command(a.run, args, &after_dashes);
+    // `agentjail -v check default`: options first, then a subcommand. To run
+    // a program that is called like a subcommand, put it after "--".
+    if (implied_run && !after_dashes && !command.empty() && command[0] != "run" &&
+        is_subcommand(command[0].c_str())) {
+      args[0] = command[0];
+      args.insert(args.end(), command.begin() + 1, command.end());
+      command.clear();
+    }
+  }
   std::reverse(args.begin(), args.end());  // CLI11 takes the vector reversed
   try {
     a.root.parse(args);
@@ -180,6 +224,10 @@ CliParse parse_cli(int argc, const char* const* argv) {
     o.subcommand = Subcommand::kFeatures;
   } else if (a.profiles->parsed()) {
     o.subcommand = Subcommand::kProfiles;
+  } else if (a.journal->parsed()) {
+    o.subcommand = Subcommand::kJournal;
+  } else if (a.sessions->parsed()) {
+    o.subcommand = Subcommand::kSessions;
   }
   return {std::move(o), 0};
 }

@@ -8,7 +8,7 @@
 
 namespace aj {
 
-enum class Subcommand { kRun, kCheck, kExplain, kFeatures, kProfiles };
+enum class Subcommand { kRun, kCheck, kExplain, kFeatures, kProfiles, kJournal, kSessions };
 
 struct CliOptions {
   Subcommand subcommand = Subcommand::kRun;
@@ -30,6 +30,17 @@ struct CliOptions {
 
   std::vector<std::string> command;         // run: COMMAND [ARGS...]
   std::vector<std::string> check_profiles;  // check: PROFILE...
+
+  // run: where the journal goes (PATH, "-" or "fd:N"), and trace mode.
+  std::optional<std::string> journal_target;
+  bool trace = false;
+
+  // journal [FILE|SESSION|--last] [--denied] [--event TYPE] [--follow] [--json]
+  std::optional<std::string> journal_source;  // empty (or journal_last): the newest session
+  bool journal_last = false;
+  bool journal_denied = false;
+  std::vector<std::string> journal_events;
+  bool journal_follow = false;
 };
 
 struct CliParse {

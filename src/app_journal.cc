@@ -1,0 +1,243 @@
+// `agentjail journal` and `agentjail sessions`: read the journals the
+// supervisor wrote under $XDG_STATE_HOME/agentjail/sessions (or any journal
+// file) back as a table, filtered, or followed while a session runs.
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "app_commands.h"
+#include "base/log.h"
+#include "base/unique_fd.h"
+#include "journal/event.h"
+#include "journal/reader.h"
+#include "journal/sessions.h"
+#include "journal/summary.h"
+
+namespace aj {
+namespace {
+
+constexpr int kExitJournalProblem = 1;  // no such session, unreadable, malformed lines
+constexpr long kFollowPollNs = 200'000'000;
+
+std::string sessions_dir() {
+  const char* state = std::getenv("XDG_STATE_HOME");
+  std::string base;
+  if (state && *state == '/') {
+    base = state;
+  } else {
+    const char* home = std::getenv("HOME");
+    base = std::string(home && *home ? home : "/") + "/.local/state";
+  }
+  return base + "/agentjail/sessions";
+}
+
+struct JournalFile {
+  std::string path;
+  std::string stem;  // the file name without ".jsonl": the session id
+};
+
+// Every *.jsonl regular file in dir (missing dir: none).
+std::vector<JournalFile> journal_files(const std::string& dir) {
+  std::vector<JournalFile> out;
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return out;
+  while (struct dirent* ent = ::readdir(d)) {
+    std::string name = ent->d_name;
+    constexpr std::string_view kSuffix = ".jsonl";
+    if (name.size() <= kSuffix.size() || name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+      continue;
+    std::string path = dir + "/" + name;
+    struct stat st{};
+    if (::stat(path.c_str(), &st) < 0 || !S_ISREG(st.st_mode)) continue;
+    out.push_back({path, name.substr(0, name.size() - kSuffix.size())});
+  }
+  ::closedir(d);
+  std::sort(out.begin(), out.end(),
+            [](const JournalFile& a, const JournalFile& b) { return a.path < b.path; });
+  return out;
+}
+
+Result<UniqueFd> open_for_reading(const std::string& path) {
+  if (path == "-") return UniqueFd(::fcntl(0, F_DUPFD_CLOEXEC, 3));
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return sys_error("open", path, errno);
+  return UniqueFd(fd);
+}
+
+// Reads what is there now; false on a read error (reported).
+bool read_available(int fd, const std::string& path, LineBuffer& lines) {
+  char buf[65536];
+  while (true) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n > 0) {
+      lines.feed(std::string_view(buf, static_cast<std::size_t>(n)));
+    } else if (n == 0) {
+      return true;
+    } else if (errno != EINTR) {
+      log::error("{}", sys_error("read", path, errno).error.render());
+      return false;
+    }
+  }
+}
+
+// The start of a journal: the ts of its first event, or the file's mtime.
+std::string journal_start(const JournalFile& f) {
+  auto fd = open_for_reading(f.path);
+  if (fd) {
+    char buf[16384];
+    ssize_t n = ::read(fd->get(), buf, sizeof buf);
+    if (n > 0) {
+      std::string_view text(buf, static_cast<std::size_t>(n));
+      if (auto r = parse_journal_line(text.substr(0, text.find('\n'))); r && !r->ts.empty())
+        return r->ts;
+    }
+  }
+  struct stat st{};
+  if (::stat(f.path.c_str(), &st) < 0) return {};
+  auto t = std::chrono::system_clock::from_time_t(st.st_mtim.tv_sec);
+  return format_journal_time(t);
+}
+
+// FILE, SESSION (or a unique prefix of one), or the newest session.
+Result<std::string> resolve_source(const CliOptions& o) {
+  const std::string dir = sessions_dir();
+  if (o.journal_source && !o.journal_last) {
+    const std::string& s = *o.journal_source;
+    struct stat st{};
+    if (s == "-" || s.find('/') != std::string::npos || ::stat(s.c_str(), &st) == 0) return s;
+    std::vector<std::string> matches;
+    for (const JournalFile& f : journal_files(dir)) {
+      if (f.stem == s) return f.path;
+      if (f.stem.compare(0, s.size(), s) == 0) matches.push_back(f.path);
+    }
+    if (matches.size() == 1) return matches[0];
+    if (matches.size() > 1)
+      return fail(fmt::format("session '{}' is ambiguous: {} sessions in {} start with it", s,
+                              matches.size(), dir));
+    return fail(fmt::format("no journal file '{}' and no such session in {}", s, dir));
+  }
+  std::string newest, newest_start;
+  for (const JournalFile& f : journal_files(dir)) {
+    std::string start = journal_start(f);
+    if (newest.empty() || start >= newest_start) {
+      newest = f.path;
+      newest_start = start;
+    }
+  }
+  if (newest.empty()) return fail(fmt::format("no recorded sessions in {}", dir));
+  return newest;
+}
+
+class Printer {
+ public:
+  Printer(const CliOptions& o, std::string path) : o_(o), path_(std::move(path)) {
+    filter_.denied_only = o.journal_denied;
+    filter_.events = o.journal_events;
+  }
+
+  void line(const std::string& text) {
+    ++line_no_;
+    if (text.empty()) return;
+    auto r = parse_journal_line(text);
+    if (!r) {
+      log::error("{}:{}: not a journal event", path_, line_no_);
+      ++malformed_;
+      return;
+    }
+    tracker_.add(*r);
+    if (!filter_.matches(*r)) return;
+    if (o_.json) {
+      std::fputs(r->raw.c_str(), stdout);
+      std::fputc('\n', stdout);
+      return;
+    }
+    if (!header_done_) {
+      std::puts(journal_table_header().c_str());
+      header_done_ = true;
+    }
+    std::puts(journal_table_row(*r, TimeZone::kLocal).c_str());
+  }
+
+  bool all_ended() const { return tracker_.all_ended(); }
+  std::size_t malformed() const { return malformed_; }
+
+ private:
+  const CliOptions& o_;
+  std::string path_;
+  JournalFilter filter_;
+  SessionTracker tracker_;
+  std::size_t line_no_ = 0;
+  std::size_t malformed_ = 0;
+  bool header_done_ = false;
+};
+
+void drain(LineBuffer& lines, Printer& printer) {
+  while (auto l = lines.next_line()) printer.line(*l);
+}
+
+}  // namespace
+
+int command_journal(const CliOptions& o) {
+  auto path = resolve_source(o);
+  if (!path) {
+    log::error("{}", path.error().render());
+    return kExitJournalProblem;
+  }
+  auto fd = open_for_reading(*path);
+  if (!fd || !fd->valid()) {
+    log::error("{}", fd ? "cannot read standard input" : fd.error().render());
+    return kExitJournalProblem;
+  }
+  LineBuffer lines;
+  Printer printer(o, *path);
+  bool ok = read_available(fd->get(), *path, lines);
+  drain(lines, printer);
+  // Following: poll for growth; a partial last line waits for its newline.
+  while (ok && o.journal_follow && !printer.all_ended()) {
+    std::fflush(stdout);
+    struct timespec pause{0, kFollowPollNs};
+    ::nanosleep(&pause, nullptr);
+    ok = read_available(fd->get(), *path, lines);
+    drain(lines, printer);
+  }
+  if (auto rest = lines.take_rest()) printer.line(*rest);
+  std::fflush(stdout);
+  if (!ok || printer.malformed() > 0) return kExitJournalProblem;
+  return 0;
+}
+
+int command_sessions(const CliOptions&) {
+  const std::string dir = sessions_dir();
+  SessionIndex index;
+  bool ok = true;
+  for (const JournalFile& f : journal_files(dir)) {
+    auto fd = open_for_reading(f.path);
+    if (!fd) {
+      log::warn("{}", fd.error().render());
+      continue;
+    }
+    LineBuffer lines;
+    ok = read_available(fd->get(), f.path, lines) && ok;
+    auto add = [&](const std::string& text) {
+      if (auto r = parse_journal_line(text)) index.add(*r, f.path, f.stem);
+    };
+    while (auto l = lines.next_line()) add(*l);
+    if (auto rest = lines.take_rest()) add(*rest);
+  }
+  std::vector<SessionSummary> sessions = index.sessions();
+  if (sessions.empty()) {
+    log::warn("no recorded sessions in {}", dir);
+    return 0;
+  }
+  std::fputs(format_session_table(sessions, TimeZone::kLocal).c_str(), stdout);
+  return ok ? 0 : kExitJournalProblem;
+}
+
+}  // namespace aj
