@@ -1,0 +1,50 @@
+#!/bin/bash
+# Every execve inside the jail is journaled as an `exec` event with its path,
+# its argv and host pids: `sh -c 'ls; git --version'` gives exec events for
+# sh, ls and git, and ls and git name sh as their parent.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v git >/dev/null || die "git is needed"
+command -v python3 >/dev/null || die "python3 is needed"
+
+J=$RUN/j.jsonl
+script='ls >/dev/null; git --version'
+
+# Control: the same command line outside the jail runs both programs.
+capture as_user sh -c "$script"
+check_capture "control: sh -c '$script' prints git's version without the jail" out_has "git version"
+
+capture jail --journal "$J" -- sh -c "$script"
+check_capture "the jailed command ran (exit 0)" rc_is 0
+check_capture "inside: git printed its version" out_has "git version"
+check "the journal file exists at --journal $J" [ -s "$J" ]
+
+# One line per exec event: "EXEC <pid> <ppid> <basename(path)> <argv as JSON>".
+execs=$(python3 - "$J" <<'PY'
+import json, os, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "exec":
+        print("EXEC", e.get("pid"), e.get("ppid"), os.path.basename(str(e.get("path"))),
+              json.dumps(e.get("argv"), separators=(",", ":")), e.get("decision"))
+PY
+)
+OUT=$execs ERR="" RC=0
+ev() { printf '%s\n' "$execs" | awk -v n="$1" '$4 == n' | head -n1; }
+sh_ev=$(ev sh) ls_ev=$(ev ls) git_ev=$(ev git)
+check_capture "journal: an exec event for sh with argv [sh,-c,SCRIPT]" \
+  [ "$(echo "$sh_ev" | cut -d' ' -f5-)" = "$(python3 -c 'import json,sys; print(json.dumps(["sh","-c",sys.argv[1]], separators=(",",":")), "allow")' "$script")" ]
+check_capture "journal: an exec event for ls with argv [ls], decision allow" \
+  [ "$(echo "$ls_ev" | cut -d' ' -f5-)" = '["ls"] allow' ]
+check_capture "journal: an exec event for git with argv [git,--version], decision allow" \
+  [ "$(echo "$git_ev" | cut -d' ' -f5-)" = '["git","--version"] allow' ]
+sh_pid=$(echo "$sh_ev" | cut -d' ' -f2)
+check_capture "journal: sh's pid is a positive integer ($sh_pid)" int_le "${sh_pid:-x}" 4194304
+check_capture "journal: ls's ppid is sh's pid ($sh_pid)" [ "$(echo "$ls_ev" | cut -d' ' -f3)" = "$sh_pid" ]
+check_capture "journal: git's ppid is sh's pid ($sh_pid)" [ "$(echo "$git_ev" | cut -d' ' -f3)" = "$sh_pid" ]
+ls_pid=$(echo "$ls_ev" | cut -d' ' -f2) git_pid=$(echo "$git_ev" | cut -d' ' -f2)
+distinct3() { [ -n "$1" ] && [ -n "$2" ] && [ -n "$3" ] && [ "$1" != "$2" ] && [ "$2" != "$3" ] && [ "$1" != "$3" ]; }
+check_capture "journal: sh, ls and git have three distinct pids" distinct3 "$sh_pid" "$ls_pid" "$git_pid"
+
+finish
