@@ -11,7 +11,8 @@ require_userns
 command -v python3 >/dev/null || die "python3 is needed"
 
 D=$FAKE_HOME/.local/state/agentjail/sessions
-probe='D=$HOME/.local/state/agentjail/sessions
+# The host path is passed in: the jail may give the command another $HOME.
+probe='D=$2
 echo "SESSION:$AGENTJAIL_SESSION"
 if l=$(ls -A "$D" 2>&1); then echo "LIST:$(echo $l)"; else echo "LISTERR"; fi
 if cat "$D/$AGENTJAIL_SESSION.jsonl" >/dev/null 2>&1; then echo "READOWN"; else echo "READOWNERR"; fi
@@ -32,7 +33,7 @@ check "outside: ... and it exists" [ -s "$D/$old.jsonl" ]
 capture as_user sh -c 'ls -A "$1" && echo x >"$1/control" && rm "$1/control" && echo CONTROL-OK' sh "$D"
 check_capture "control: without the jail, the test user lists and writes $D" out_has_line CONTROL-OK
 
-capture jail --rw "$FAKE_HOME" -- sh -c "$probe" sh "$old"
+capture jail --rw "$FAKE_HOME" -- sh -c "$probe" sh "$old" "$D"
 check_capture "the jailed probe ran (exit 0)" rc_is 0
 check_capture "inside: the home is bound read-write (a file can be written there)" out_has_line HOMEWRITE
 new=$(field SESSION)
@@ -49,7 +50,7 @@ check_capture "inside: no file can be created in the sessions directory" out_has
 check "outside: this session's journal exists at $D/$new.jsonl" [ -s "$D/$new.jsonl" ]
 check "outside: it starts with session.start and ends with session.end" python3 - "$D/$new.jsonl" <<'PY'
 import json, sys
-ev = [json.loads(l)["event"] for l in open(sys.argv[1])]
+ev = [json.loads(l).get("event") for l in open(sys.argv[1])]
 sys.exit(0 if ev and ev[0] == "session.start" and ev[-1] == "session.end" else 1)
 PY
 # (The command line holds FORGED-$((6*7)); only a write from inside yields FORGED-42.)

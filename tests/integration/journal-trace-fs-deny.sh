@@ -1,0 +1,52 @@
+#!/bin/bash
+# Trace mode (--trace) journals a file open the policy refuses: reading a
+# hidden credential (~/.ssh/id_rsa, with the home bound read-only, which the
+# default profile hides) fails with EACCES and gives an fs.deny event with the
+# path, access "read", decision deny and a rule. Without --trace the same read
+# is journaled nowhere (control), and outside the jail the file is readable.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v python3 >/dev/null || die "python3 is needed"
+
+bait=BAIT-$(unique_token)
+key=$FAKE_HOME/.ssh/id_rsa
+mkfile_as_user "$key" "$bait"
+# READ:<content>, or ERR:<errno name>.
+probe='import errno, sys
+try:
+    print("READ:" + open(sys.argv[1]).read().strip())
+except OSError as e:
+    print("ERR:" + errno.errorcode.get(e.errno, str(e.errno)))'
+
+# "FSDENY <path>|<access>|<decision>|<rule>" per fs.deny event.
+fs_denies() {
+  python3 - "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "fs.deny":
+        print("FSDENY %s|%s|%s|%s" % (e.get("path"), e.get("access"), e.get("decision"), e.get("rule")))
+PY
+}
+
+capture as_user python3 -c "$probe" "$key"
+check_capture "control: ~/.ssh/id_rsa is readable without the jail" out_has_line "READ:$bait"
+
+capture jail --journal "$RUN/plain.jsonl" --ro "$FAKE_HOME" -- python3 -c "$probe" "$key"
+check_capture "without --trace: the jailed probe ran (exit 0)" rc_is 0
+check_capture "without --trace: the key's content cannot be read" out_lacks "$bait"
+OUT=$(fs_denies "$RUN/plain.jsonl") ERR="" RC=0
+check_capture "without --trace: the journal has no fs.deny event" [ -z "$OUT" ]
+check "without --trace: the journal was written" [ -s "$RUN/plain.jsonl" ]
+
+capture jail --journal "$RUN/trace.jsonl" --trace --ro "$FAKE_HOME" -- python3 -c "$probe" "$key"
+check_capture "--trace: the jailed probe ran (exit 0)" rc_is 0
+check_capture "--trace: reading ~/.ssh/id_rsa fails with EACCES" out_has_line "ERR:EACCES"
+check_capture "--trace: the bait appears nowhere" all_lacks "$bait"
+OUT=$(fs_denies "$RUN/trace.jsonl") ERR="" RC=0
+check_capture "--trace: the journal has fs.deny for $key with access read, decision deny and a rule" \
+  grep -qE "^FSDENY $key\|read\|deny\|[^|]+[^|]$" <<<"$OUT"
+check "--trace: the bait appears nowhere in the journal" sh -c '! grep -qF -- "$1" "$2"' sh "$bait" "$RUN/trace.jsonl"
+
+finish
