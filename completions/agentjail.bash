@@ -4,21 +4,43 @@
 # keep one _agentjail_opts_SUB list per subcommand, and every option that takes
 # a value in _agentjail_opts_with_value.
 
-_agentjail_subcommands="run check explain features profiles"
+_agentjail_subcommands="run check explain features profiles journal sessions"
 _agentjail_opts_global="-h --help --version"
 _agentjail_opts_run="-h --help -p --profile --profile-dir -w --workspace --ro --rw --hide
-  --tmpfs --net -e --env --timeout --no-userns --require --pass-fd -n --dry-run -v --verbose
-  -q --quiet"
+  --tmpfs --net -e --env --timeout --no-userns --require --pass-fd -n --dry-run --journal
+  --trace -v --verbose -q --quiet"
 _agentjail_opts_check="-h --help --profile-dir -v --verbose -q --quiet"
 _agentjail_opts_explain="-h --help -p --profile --profile-dir -w --workspace --ro --rw --hide
   --tmpfs --net -e --env --timeout --no-userns --require --pass-fd --json -v --verbose
   -q --quiet"
 _agentjail_opts_features="-h --help --json -v --verbose -q --quiet"
 _agentjail_opts_profiles="-h --help -p --profile --profile-dir -v --verbose -q --quiet"
+_agentjail_opts_journal="-h --help --last --denied --event -f --follow --json -v --verbose
+  -q --quiet"
+_agentjail_opts_sessions="-h --help -v --verbose -q --quiet"
 _agentjail_opts_with_value="-p --profile --profile-dir -w --workspace --ro --rw --hide --tmpfs
-  --net -e --env --timeout --require --pass-fd"
+  --net -e --env --timeout --require --pass-fd --journal --event"
 _agentjail_net_modes="none loopback host"
 _agentjail_layers="userns landlock landlock-net landlock-scope seccomp cgroup netns"
+_agentjail_event_types="session.start session.end exec syscall.deny fs.deny limit signal
+  net.connect net.request session net"
+
+# Recorded session IDs: the journals' names in the sessions directory.
+_agentjail_session_ids() {
+  local base=$HOME/.local/state f
+  [[ ${XDG_STATE_HOME:-} == /* ]] && base=$XDG_STATE_HOME
+  for f in "$base"/agentjail/sessions/*.jsonl; do
+    [[ -f $f ]] && { f=${f##*/}; printf '%s\n' "${f%.jsonl}"; }
+  done
+}
+
+# journal's FILE|SESSION.
+_agentjail_journal_arg() {
+  local cur=$1
+  compopt -o filenames 2>/dev/null
+  COMPREPLY=($(compgen -W "$(_agentjail_session_ids)" -- "$cur"))
+  mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(compgen -f -- "$cur")
+}
 
 # Profile names: the first field of each line of `agentjail profiles`. Any
 # failure (no binary, a broken profile directory) just offers nothing.
@@ -81,6 +103,12 @@ _agentjail_value() {
     --net) COMPREPLY=($(compgen -W "$_agentjail_net_modes" -- "$cur")) ;;
     -e | --env) COMPREPLY=($(compgen -v -- "$cur")) ;;
     --require) COMPREPLY=($(compgen -W "$_agentjail_layers" -- "$cur")) ;;
+    --event) COMPREPLY=($(compgen -W "$_agentjail_event_types" -- "$cur")) ;;
+    --journal)
+      compopt -o filenames 2>/dev/null
+      COMPREPLY=($(compgen -W "- off fd:" -- "$cur"))
+      mapfile -t -O ${#COMPREPLY[@]} COMPREPLY < <(compgen -f -- "$cur")
+      ;;
     *) COMPREPLY=() ;;  # --timeout DURATION, --pass-fd N: nothing to offer
   esac
 }
@@ -160,6 +188,8 @@ _agentjail() {
       explain) opts=$_agentjail_opts_explain ;;
       features) opts=$_agentjail_opts_features ;;
       profiles) opts=$_agentjail_opts_profiles ;;
+      journal) opts=$_agentjail_opts_journal ;;
+      sessions) opts=$_agentjail_opts_sessions ;;
     esac
     COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     return 0
@@ -173,6 +203,7 @@ _agentjail() {
       ;;
     run) mapfile -t COMPREPLY < <(compgen -c -- "$cur") ;;
     check) _agentjail_profile_arg "$cur" "$aj" "$profile_dir" ;;
+    journal) _agentjail_journal_arg "$cur" ;;
   esac
   return 0
 }

@@ -10,7 +10,7 @@
 # run's COMMAND starts (0 while still in agentjail's own options).
 function __agentjail_state
     set -l value_opts -p --profile --profile-dir -w --workspace --ro --rw --hide --tmpfs \
-        --net -e --env --timeout --require --pass-fd
+        --net -e --env --timeout --require --pass-fd --journal --event
     set -l tokens (commandline -opc)
     set -l sub ""
     set -l skip 0
@@ -21,7 +21,7 @@ function __agentjail_state
             continue
         end
         if test -z "$sub"
-            if contains -- $t run check explain features profiles
+            if contains -- $t run check explain features profiles journal sessions
                 set sub $t
                 continue
             end
@@ -96,6 +96,15 @@ function __agentjail_profile_args
     end
 end
 
+# Recorded session IDs: the journals' names in the sessions directory.
+function __agentjail_session_ids
+    set -l base $HOME/.local/state
+    string match -q -- '/*' "$XDG_STATE_HOME"; and set base $XDG_STATE_HOME
+    for f in $base/agentjail/sessions/*.jsonl
+        string replace -r '^.*/(.*)\.jsonl$' '$1' -- $f
+    end
+end
+
 complete -c agentjail -f
 
 # Subcommands, or the COMMAND of the implied run.
@@ -104,10 +113,12 @@ complete -c agentjail -n __agentjail_at_start -a check -d 'Validate profiles'
 complete -c agentjail -n __agentjail_at_start -a explain -d 'Show the effective policy'
 complete -c agentjail -n __agentjail_at_start -a features -d 'Show what this kernel offers'
 complete -c agentjail -n __agentjail_at_start -a profiles -d 'List profiles'
+complete -c agentjail -n __agentjail_at_start -a journal -d 'Show the journal of a session'
+complete -c agentjail -n __agentjail_at_start -a sessions -d 'List recorded sessions'
 complete -c agentjail -n __agentjail_at_start -a '(__fish_complete_command)'
 complete -c agentjail -n __agentjail_at_start -l version -d 'Print the version and exit'
 
-complete -c agentjail -n '__agentjail_using run check explain features profiles' -s h -l help -d 'Print help and exit'
+complete -c agentjail -n '__agentjail_using run check explain features profiles journal sessions' -s h -l help -d 'Print help and exit'
 complete -c agentjail -n '__agentjail_using run explain profiles' -s p -l profile -x -a '(__agentjail_profile_args)' -d 'Profile name or path'
 complete -c agentjail -n '__agentjail_using run check explain profiles' -l profile-dir -x -a '(__fish_complete_directories)' -d 'Look for profiles here first'
 complete -c agentjail -n '__agentjail_using run explain' -s w -l workspace -x -a '(__fish_complete_directories)' -d 'Workspace directory'
@@ -122,12 +133,21 @@ complete -c agentjail -n '__agentjail_using run explain' -l no-userns -d 'Do not
 complete -c agentjail -n '__agentjail_using run explain' -l require -x -a 'userns landlock landlock-net landlock-scope seccomp cgroup netns' -d 'Refuse to start unless LAYER is active'
 complete -c agentjail -n '__agentjail_using run explain' -l pass-fd -x -d 'Keep inherited file descriptor N open'
 complete -c agentjail -n '__agentjail_using run' -s n -l dry-run -d 'Print the plan and run nothing'
-complete -c agentjail -n '__agentjail_using explain features' -l json -d 'Machine-readable output'
-complete -c agentjail -n '__agentjail_using run check explain features profiles' -s v -l verbose -d 'More diagnostics'
-complete -c agentjail -n '__agentjail_using run check explain features profiles' -s q -l quiet -d 'Only errors'
+complete -c agentjail -n '__agentjail_using run' -l journal -r -F -a '- off' -d 'Journal to PATH, - (stdout), fd:N or off'
+complete -c agentjail -n '__agentjail_using run' -l trace -d 'Also journal the file opens the policy denies'
+complete -c agentjail -n '__agentjail_using explain features journal' -l json -d 'Machine-readable output'
+complete -c agentjail -n '__agentjail_using journal' -l last -d 'The newest recorded session'
+complete -c agentjail -n '__agentjail_using journal' -l denied -d 'Only events whose decision is deny'
+complete -c agentjail -n '__agentjail_using journal' -l event -x -a 'session.start session.end exec syscall.deny fs.deny limit signal net.connect net.request session net' -d 'Only events of TYPE'
+complete -c agentjail -n '__agentjail_using journal' -s f -l follow -d 'Keep reading until the session ends'
+complete -c agentjail -n '__agentjail_using run check explain features profiles journal sessions' -s v -l verbose -d 'More diagnostics'
+complete -c agentjail -n '__agentjail_using run check explain features profiles journal sessions' -s q -l quiet -d 'Only errors'
 
 # check PROFILE...
 complete -c agentjail -n '__agentjail_using check' -a '(__agentjail_profile_args)'
+
+# journal FILE|SESSION
+complete -c agentjail -n '__agentjail_using journal' -F -a '(__agentjail_session_ids)'
 
 # run's COMMAND [ARGS...]
 complete -c agentjail -n __agentjail_in_command -a '(__agentjail_complete_command)'

@@ -13,6 +13,7 @@
 #include <cstdlib>
 
 #include "app_commands.h"
+#include "base/exit_codes.h"
 #include "base/log.h"
 #include "base/unique_fd.h"
 #include "journal/event.h"
@@ -185,6 +186,10 @@ void drain(LineBuffer& lines, Printer& printer) {
 }  // namespace
 
 int command_journal(const CliOptions& o) {
+  if (o.journal_source && o.journal_last) {
+    log::error("journal: give either FILE|SESSION or --last, not both");
+    return kExitSetupFailed;
+  }
   auto path = resolve_source(o);
   if (!path) {
     log::error("{}", path.error().render());
@@ -196,7 +201,7 @@ int command_journal(const CliOptions& o) {
     return kExitJournalProblem;
   }
   LineBuffer lines;
-  Printer printer(o, *path);
+  Printer printer(o, *path == "-" ? "(standard input)" : *path);
   bool ok = read_available(fd->get(), *path, lines);
   drain(lines, printer);
   // Following: poll for growth; a partial last line waits for its newline.

@@ -81,23 +81,39 @@ std::string pid_part(const JournalRecord& r) {
   return r.pid ? fmt::format("pid {}", *r.pid) : std::string();
 }
 
+// The profile a session ran: its own "profile", or the last file of the
+// chain by name ("/etc/agentjail/profiles/strict.toml" -> "strict").
+std::string profile_name(const JournalRecord& r) {
+  if (std::string p = field(r, "profile"); !p.empty()) return p;
+  auto ends_with_toml = [](const std::string& s) {
+    return s.size() > 5 && s.compare(s.size() - 5, 5, ".toml") == 0;
+  };
+  std::vector<std::string> chain = list_field(r, "profile_chain");
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    if (it->find('/') == std::string::npos && !ends_with_toml(*it)) continue;  // "command line"
+    std::string name = it->substr(it->rfind('/') + 1);
+    if (ends_with_toml(name)) name.resize(name.size() - 5);
+    return name;
+  }
+  return {};
+}
+
 std::string summarize_start(const JournalRecord& r) {
   std::string out = shell_join(list_field(r, "argv"));
-  std::string profile = field(r, "profile");
-  if (std::vector<std::string> chain = list_field(r, "profile_chain"); profile.empty() && !chain.empty())
-    profile = chain.back();
-  return out + parenthesised({labelled("profile", profile), pid_part(r)});
+  return out + parenthesised({labelled("profile", profile_name(r)), pid_part(r)});
 }
 
 std::string summarize_end(const JournalRecord& r) {
   std::string out = "ended";
   if (std::string status = session_exit_text(r); !status.empty()) out = "exit " + status;
-  if (std::string ms = field(r, "duration_ms"); !ms.empty()) {
-    std::uint64_t n = 0;
-    if (std::from_chars(ms.data(), ms.data() + ms.size(), n).ec == std::errc())
-      out += fmt::format(" after {}.{:01}s", n / 1000, (n % 1000) / 100);
-  }
-  return out + parenthesised({labelled("denied", field(r, "denied"))});
+  std::uint64_t n = 0;
+  if (std::string ms = field(r, "duration_ms");
+      !ms.empty() && std::from_chars(ms.data(), ms.data() + ms.size(), n).ec == std::errc())
+    out += n < 1000 ? fmt::format(" after {}ms", n)
+                    : fmt::format(" after {}.{:01}s", n / 1000, (n % 1000) / 100);
+  if (std::string denied = field(r, "denied"); !denied.empty() && denied != "0")
+    out += fmt::format(", {} denied", denied);
+  return out;
 }
 
 std::string summarize_exec(const JournalRecord& r) {

@@ -136,13 +136,20 @@ TEST_CASE("each event type has a one-line summary") {
   const Row rows[] = {
       {JournalEvent("session.start")
            .set("argv", std::vector<std::string>{"bash", "-c", "ls; git --version"})
-           .set("profile_chain", std::vector<std::string>{"base", "default"}),
+           .set("profile_chain", std::vector<std::string>{"/p/base.toml", "/etc/p/default.toml",
+                                                          "command line"}),
        "bash -c 'ls; git --version' (profile default)"},
+      {JournalEvent("session.start")
+           .set("argv", std::vector<std::string>{"x"})
+           .set("profile_chain", std::vector<std::string>{"command line"}),
+       "x"},
       {JournalEvent("session.end")
            .set("exit_code", 0)
            .set("duration_ms", 1234)
            .set("denied", 2),
-       "exit 0 after 1.2s (denied 2)"},
+       "exit 0 after 1.2s, 2 denied"},
+      {JournalEvent("session.end").set("exit_code", 0).set("duration_ms", 44).set("denied", 0),
+       "exit 0 after 44ms"},
       {JournalEvent("session.end").set("exit_code", 124).set("timed_out", true),
        "exit 124 (timeout)"},
       {JournalEvent("session.end").set("exit_code", 137).set("signal", 9), "exit 137 (SIGKILL)"},
