@@ -282,6 +282,10 @@ int command_run(const CliOptions& o) {
       journal->set_rule_lookup([&policy](const std::string& syscall) { return deny_rule(policy, syscall); });
       journal->session_start(*st->prepared, active_layers(plan, *st->layers),
                              policy_digest(plan_fingerprint(plan, *st->layers)));
+      if (!journal->healthy()) {
+        finish_cgroup(*st->layers);
+        return kExitSetupFailed;  // journal.required and nothing could be written
+      }
     }
     NotifyHandler notify(st->layers->seccomp, sink);
     if (!st->layers->installed.insns.empty()) {

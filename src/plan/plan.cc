@@ -162,8 +162,11 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   }
   // The journal is the supervisor's record: the command must not see or
   // touch it, even through a bind of the home directory.
-  if (std::string dir = journal_directory(plan.journal_target); !dir.empty() && dir != "/")
-    req.hide.push_back({normalize_path(dir), {"journal", 0, 0}});
+  // (/dev and /proc are built by agentjail and hold no host files.)
+  if (std::string dir = normalize_path(journal_directory(plan.journal_target));
+      !journal_directory(plan.journal_target).empty() && dir != "/" &&
+      !path_is_within(dir, "/dev") && !path_is_within(dir, "/proc"))
+    req.hide.push_back({dir, {"journal", 0, 0}});
   req.tmpfs = expand_list(fs.tmpfs, vars, errors);
   req.optional = expand_list(fs.optional, vars, errors);
   req.workspace = plan.workspace;
