@@ -52,10 +52,11 @@ std::vector<JournalFile> journal_files(const std::string& dir) {
   while (struct dirent* ent = ::readdir(d)) {
     std::string name = ent->d_name;
     constexpr std::string_view kSuffix = ".jsonl";
-    if (name.size() <= kSuffix.size() || name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
+    if (name.size() <= kSuffix.size() ||
+        name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0)
       continue;
     std::string path = dir + "/" + name;
-    struct stat st{};
+    struct stat st {};
     if (::stat(path.c_str(), &st) < 0 || !S_ISREG(st.st_mode)) continue;
     out.push_back({path, name.substr(0, name.size() - kSuffix.size())});
   }
@@ -100,7 +101,7 @@ std::string journal_start(const JournalFile& f) {
         return r->ts;
     }
   }
-  struct stat st{};
+  struct stat st {};
   if (::stat(f.path.c_str(), &st) < 0) return {};
   auto t = std::chrono::system_clock::from_time_t(st.st_mtim.tv_sec);
   return format_journal_time(t);
@@ -111,7 +112,7 @@ Result<std::string> resolve_source(const CliOptions& o) {
   const std::string dir = sessions_dir();
   if (o.journal_source && !o.journal_last) {
     const std::string& s = *o.journal_source;
-    struct stat st{};
+    struct stat st {};
     if (s == "-" || s.find('/') != std::string::npos || ::stat(s.c_str(), &st) == 0) return s;
     std::vector<std::string> matches;
     for (const JournalFile& f : journal_files(dir)) {
@@ -207,7 +208,9 @@ int command_journal(const CliOptions& o) {
   // Following: poll for growth; a partial last line waits for its newline.
   while (ok && o.journal_follow && !printer.all_ended()) {
     std::fflush(stdout);
-    struct timespec pause{0, kFollowPollNs};
+    struct timespec pause {
+      0, kFollowPollNs
+    };
     ::nanosleep(&pause, nullptr);
     ok = read_available(fd->get(), *path, lines);
     drain(lines, printer);

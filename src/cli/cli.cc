@@ -77,8 +77,9 @@ void define(Apps& a, CliOptions& o) {
   a.run = a.root.add_subcommand("run", "Run COMMAND in the jail (the default subcommand)");
   add_policy_options(a.run, o);
   a.run->add_flag("-n,--dry-run", o.dry_run, "Print the plan and run nothing");
-  a.run->add_option("--journal", o.journal_target,
-                    "Write the journal to PATH, - (standard output), fd:N, or nowhere")
+  a.run
+      ->add_option("--journal", o.journal_target,
+                   "Write the journal to PATH, - (standard output), fd:N, or nowhere")
       ->type_name("PATH|-|fd:N|off");
   a.run->add_flag("--trace", o.trace, "Also journal the file opens the policy denies");
   add_verbosity(a.run, o);

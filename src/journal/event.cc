@@ -100,8 +100,8 @@ std::string format_journal_time(std::chrono::system_clock::time_point t) {
   }
   std::tm tm{};
   ::gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900,
-                     tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900, tm.tm_mon + 1,
+                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
 }
 
 std::string serialize_journal_event(const JournalEvent& e, const JournalStamp& stamp) {

@@ -58,14 +58,16 @@ struct JournalEvent {
     return set(std::move(key), std::string(value));
   }
   template <std::integral T>
-    requires(!std::same_as<T, bool> && !std::same_as<T, char>)
-  JournalEvent& set(std::string key, T value) {
+  requires(!std::same_as<T, bool> && !std::same_as<T, char>) JournalEvent& set(std::string key,
+                                                                               T value) {
     if constexpr (std::is_signed_v<T>)
       return set(std::move(key), JournalValue(static_cast<std::int64_t>(value)));
     else
       return set(std::move(key), JournalValue(static_cast<std::uint64_t>(value)));
   }
-  JournalEvent& set(std::string key, bool value) { return set(std::move(key), JournalValue(value)); }
+  JournalEvent& set(std::string key, bool value) {
+    return set(std::move(key), JournalValue(value));
+  }
 
   const JournalValue* find(std::string_view key) const;
 };

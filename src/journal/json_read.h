@@ -17,8 +17,8 @@ struct JsonValue {
   enum class Kind { kNull, kBool, kNumber, kString, kArray, kObject };
   Kind kind = Kind::kNull;
   bool boolean = false;
-  std::string text;  // a string's decoded value, or a number's literal text
-  std::vector<JsonValue> items;                             // array
+  std::string text;              // a string's decoded value, or a number's literal text
+  std::vector<JsonValue> items;  // array
   std::vector<std::pair<std::string, JsonValue>> members;  // object, in order
 
   bool is_string() const { return kind == Kind::kString; }

@@ -27,7 +27,7 @@ struct JournalRecord {
 std::optional<JournalRecord> parse_journal_line(std::string_view line);
 
 struct JournalFilter {
-  bool denied_only = false;          // decision == "deny"
+  bool denied_only = false;         // decision == "deny"
   std::vector<std::string> events;  // any of these; "net" also takes net.connect, net.request
   bool matches(const JournalRecord& r) const;
 };

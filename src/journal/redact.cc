@@ -153,7 +153,8 @@ std::optional<Match> match_jwt(std::string_view s, std::size_t i, std::size_t& f
   if (i < failed_until || s.compare(i, 3, "eyJ") != 0) return {};
   std::size_t a = run_end(s, i, alnum_underscore_dash);
   std::size_t b = a < s.size() && s[a] == '.' ? run_end(s, a + 1, alnum_underscore_dash) : a;
-  std::size_t c = b < s.size() && s[b] == '.' && b > a ? run_end(s, b + 1, alnum_underscore_dash) : b;
+  std::size_t c =
+      b < s.size() && s[b] == '.' && b > a ? run_end(s, b + 1, alnum_underscore_dash) : b;
   if (a - i >= 10 && b - a > 4 && c > b) return Match{0, c};
   // A later "eyJ" inside the first segment has the same payload and signature
   // and a shorter header: it fails too (keeps the scan linear).
@@ -187,8 +188,8 @@ std::string redact_url_passwords(std::string_view s) {
   for (std::size_t p = s.find("://"); p != std::string_view::npos; p = s.find("://", p + 3)) {
     std::size_t start = p + 3;
     std::size_t end = start;
-    while (end < s.size() && !is_space(s[end]) && s[end] != '/' && s[end] != '?' &&
-           s[end] != '#' && s[end] != '"' && s[end] != '\'')
+    while (end < s.size() && !is_space(s[end]) && s[end] != '/' && s[end] != '?' && s[end] != '#' &&
+           s[end] != '"' && s[end] != '\'')
       ++end;
     std::size_t at = s.substr(start, end - start).rfind('@');
     if (at == std::string_view::npos) continue;
@@ -237,8 +238,8 @@ bool is_secret_option(std::string_view name) {
   std::string n;
   for (char c : name) n += c == '_' ? '-' : to_lower(c);
   static constexpr std::string_view kSecretNames[] = {
-      "password", "passwd",    "passphrase", "pass",       "token",      "secret", "api-key",
-      "apikey",   "access-key", "secret-key", "private-key", "auth-token",
+      "password", "passwd", "passphrase", "pass",       "token",       "secret",
+      "api-key",  "apikey", "access-key", "secret-key", "private-key", "auth-token",
   };
   for (std::string_view w : kSecretNames) {
     if (n == w) return true;

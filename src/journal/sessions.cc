@@ -47,8 +47,8 @@ std::vector<SessionSummary> SessionIndex::sessions() const {
 std::string format_session_table(const std::vector<SessionSummary>& sessions, TimeZone tz) {
   std::size_t id_width = 7;  // "SESSION"
   for (const SessionSummary& s : sessions) id_width = std::max(id_width, s.id.size());
-  std::string out = fmt::format("{:<{}}  {:<19}  {:<14}  {:>6}  {}\n", "SESSION", id_width,
-                                "START", "EXIT", "DENIED", "COMMAND");
+  std::string out = fmt::format("{:<{}}  {:<19}  {:<14}  {:>6}  {}\n", "SESSION", id_width, "START",
+                                "EXIT", "DENIED", "COMMAND");
   for (const SessionSummary& s : sessions) {
     std::string exit = s.ended ? s.exit : "-";
     out += fmt::format("{:<{}}  {:<19}  {:<14}  {:>6}  {}\n", display_safe(s.id), id_width,

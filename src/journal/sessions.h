@@ -13,15 +13,15 @@
 namespace aj {
 
 struct SessionSummary {
-  std::string id;     // the events' "session" (the file's stem when they have none)
-  std::string path;   // the journal file
-  std::string start;  // ts of its first event
+  std::string id;                 // the events' "session" (the file's stem when they have none)
+  std::string path;               // the journal file
+  std::string start;              // ts of its first event
   std::vector<std::string> argv;  // session.start's argv
   std::string profile;
-  bool ended = false;             // a session.end was recorded
-  std::string exit;               // "0", "124 (timeout)", "SIGKILL"; empty without an end
+  bool ended = false;  // a session.end was recorded
+  std::string exit;    // "0", "124 (timeout)", "SIGKILL"; empty without an end
   std::uint64_t events = 0;
-  std::uint64_t denied = 0;       // events with decision "deny"
+  std::uint64_t denied = 0;  // events with decision "deny"
 };
 
 // Collects the sessions of one or more journal files, in order of appearance.

@@ -189,7 +189,9 @@ std::size_t utf8_length(std::string_view s, std::size_t i) {
 }
 
 std::uint32_t code_point(std::string_view seq) {
-  auto b = [&](std::size_t k) { return static_cast<std::uint32_t>(static_cast<unsigned char>(seq[k])); };
+  auto b = [&](std::size_t k) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(seq[k]));
+  };
   if (seq.size() == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
   if (seq.size() == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
   return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
@@ -209,7 +211,10 @@ std::string display_safe(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c < 0x20 || c == 0x7F) {
-      out += c == '\n' ? "\\n" : c == '\t' ? "\\t" : c == '\r' ? "\\r" : fmt::format("\\x{:02x}", c);
+      out += c == '\n'   ? "\\n"
+             : c == '\t' ? "\\t"
+             : c == '\r' ? "\\r"
+                         : fmt::format("\\x{:02x}", c);
       ++i;
     } else if (c < 0x80) {
       out += static_cast<char>(c);

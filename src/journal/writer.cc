@@ -2,11 +2,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-#include <fmt/format.h>
 
 #include <charconv>
 
@@ -31,8 +30,8 @@ Result<UniqueFd> open_fd_target(std::string_view target, std::string_view number
   int n = -1;
   auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), n);
   if (number.empty() || ec != std::errc() || end != number.data() + number.size() || n < 0)
-    return fail(fmt::format("journal target '{}': expected fd:N with N a descriptor number",
-                            target));
+    return fail(
+        fmt::format("journal target '{}': expected fd:N with N a descriptor number", target));
   int flags = ::fcntl(n, F_GETFL);
   if (flags < 0) return sys_error("journal descriptor", std::string(target), errno);
   if ((flags & O_ACCMODE) == O_RDONLY)
@@ -50,8 +49,8 @@ Result<UniqueFd> open_fd_target(std::string_view target, std::string_view number
 
 Result<UniqueFd> open_path_target(const std::string& path) {
   AJ_TRY_CTX(make_parents(path), "journal directory");
-  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY,
-                  0600);
+  int fd =
+      ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
   if (fd < 0 && errno == ELOOP)
     return fail(fmt::format("journal '{}' is a symbolic link; refusing to follow it", path));
   if (fd < 0) return sys_error("open journal", path, errno);
@@ -105,7 +104,7 @@ Result<JournalWriter> JournalWriter::open(std::string_view target, std::string_v
   } else {
     fd = AJ_TRY(open_path_target(std::string(target)));
   }
-  struct stat st{};
+  struct stat st {};
   if (::fstat(fd.get(), &st) < 0) return sys_error("fstat", std::string(target), errno);
   if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode) && !S_ISCHR(st.st_mode) &&
       !S_ISSOCK(st.st_mode))
@@ -156,7 +155,9 @@ Result<void> JournalWriter::append(const std::string& line) {
     } else if (n < 0 && errno == EINTR) {
       continue;
     } else if (n < 0 && errno == EAGAIN) {  // a non-blocking fd:N: wait, the line must go out
-      struct pollfd p{fd_.get(), POLLOUT, 0};
+      struct pollfd p {
+        fd_.get(), POLLOUT, 0
+      };
       ::poll(&p, 1, -1);
     } else {
       err = n < 0 ? errno : EIO;
@@ -168,7 +169,7 @@ Result<void> JournalWriter::append(const std::string& line) {
     // Never leave half a line: readers would see garbage, and the next line
     // would be glued to it. In a file, cut our own tail off again (checking
     // it is ours); elsewhere, end the fragment so the next line stands alone.
-    struct stat st{};
+    struct stat st {};
     std::string tail(done, '\0');
     if (regular_ && ::fstat(fd_.get(), &st) == 0 && st.st_size >= static_cast<off_t>(done) &&
         ::pread(fd_.get(), tail.data(), done, st.st_size - static_cast<off_t>(done)) ==

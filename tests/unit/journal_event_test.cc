@@ -1,17 +1,14 @@
-#include "journal/event.h"
-
 #include <doctest/doctest.h>
 
 #include <chrono>
 
+#include "journal/event.h"
 #include "journal/json_read.h"
 
 namespace aj {
 namespace {
 
-JournalStamp stamp(std::uint64_t seq = 7) {
-  return {"2026-11-29T18:40:00.123456Z", "3f2a", seq};
-}
+JournalStamp stamp(std::uint64_t seq = 7) { return {"2026-11-29T18:40:00.123456Z", "3f2a", seq}; }
 
 // The line without its newline, parsed back.
 JsonValue parsed(const std::string& line) {
@@ -74,7 +71,8 @@ TEST_CASE("setting a field twice replaces its value in place") {
 }
 
 TEST_CASE("an extra field cannot shadow a common field") {
-  for (const char* key : {"v", "ts", "session", "seq", "event", "decision", "layer", "rule", "pid"}) {
+  for (const char* key :
+       {"v", "ts", "session", "seq", "event", "decision", "layer", "rule", "pid"}) {
     CAPTURE(key);
     CHECK(is_reserved_journal_key(key));
     JournalEvent e("x");

@@ -1,8 +1,7 @@
-#include "journal/json_read.h"
-
 #include <doctest/doctest.h>
 
 #include "base/json.h"
+#include "journal/json_read.h"
 
 namespace aj {
 
@@ -17,10 +16,12 @@ TEST_CASE("the JSON reader decodes escapes and UTF-8 in strings") {
       {R"("\b\f\n\r\t")", "\b\f\n\r\t"},
       {R"("\u0041\u00e9\u20ac")", "A\xc3\xa9\xe2\x82\xac"},
       {R"("\u0000")", std::string(1, '\0')},
-      {R"("\ud83d\ude00")", "\xf0\x9f\x98\x80"},               // a surrogate pair
-      {R"("\ud83d x")", "\xef\xbf\xbd x"},                      // a lone high surrogate
-      {R"("\ude00")", "\xef\xbf\xbd"},                          // a lone low surrogate
-      {R"("\ud83d\u0041")", "\xef\xbf\xbd" "A"},                // high then not low
+      {R"("\ud83d\ude00")", "\xf0\x9f\x98\x80"},  // a surrogate pair
+      {R"("\ud83d x")", "\xef\xbf\xbd x"},        // a lone high surrogate
+      {R"("\ude00")", "\xef\xbf\xbd"},            // a lone low surrogate
+      {R"("\ud83d\u0041")",
+       "\xef\xbf\xbd"
+       "A"},                                                                 // high then not low
       {"\"caf\xc3\xa9 \xf0\x9f\x98\x80\"", "caf\xc3\xa9 \xf0\x9f\x98\x80"},  // raw UTF-8
       {R"("\u001b[31m")", "\x1b[31m"},
   };

@@ -1,8 +1,7 @@
-#include "journal/reader.h"
-
 #include <doctest/doctest.h>
 
 #include "journal/event.h"
+#include "journal/reader.h"
 #include "journal/sessions.h"
 #include "journal/summary.h"
 
@@ -27,9 +26,9 @@ JournalRecord written(const JournalEvent& e, std::uint64_t seq = 1,
 }  // namespace
 
 TEST_CASE("a journal line parses into its common fields") {
-  JournalRecord r = record(
-      R"({"v":1,"ts":"2026-11-29T18:40:00.123456Z","session":"3f2a","seq":7,"event":"exec",)"
-      R"("decision":"allow","layer":"seccomp","pid":42,"path":"/bin/ls"})");
+  JournalRecord r =
+      record(R"({"v":1,"ts":"2026-11-29T18:40:00.123456Z","session":"3f2a","seq":7,"event":"exec",)"
+             R"("decision":"allow","layer":"seccomp","pid":42,"path":"/bin/ls"})");
   CHECK(r.event == "exec");
   CHECK(r.decision == "allow");
   CHECK(r.session == "3f2a");
@@ -46,11 +45,11 @@ TEST_CASE("lines that are not journal events are recognised") {
       "[1,2]",
       "\"string\"",
       "{}",
-      R"({"event":"exec"})",             // no version
-      R"({"v":"1","event":"exec"})",     // version not a number
-      R"({"v":0,"event":"exec"})",       // no such version
-      R"({"v":1,"event":7})",            // event not a string
-      R"({"v":1,"event":"exec")",        // cut off
+      R"({"event":"exec"})",          // no version
+      R"({"v":"1","event":"exec"})",  // version not a number
+      R"({"v":0,"event":"exec"})",    // no such version
+      R"({"v":1,"event":7})",         // event not a string
+      R"({"v":1,"event":"exec")",     // cut off
       R"({"v":1,"event":"exec"} {"v":1})",
   };
   for (const char* line : bad) {
@@ -74,14 +73,16 @@ TEST_CASE("the filters keep denials, exact event types and event families") {
     std::vector<std::string> want;
   };
   const Row rows[] = {
-      {false, {}, {"session.start", "exec", "syscall.deny", "net.connect", "net.request", "session.end"}},
+      {false,
+       {},
+       {"session.start", "exec", "syscall.deny", "net.connect", "net.request", "session.end"}},
       {true, {}, {"syscall.deny", "net.connect"}},
       {false, {"exec"}, {"exec"}},
       {false, {"exec", "session.end"}, {"exec", "session.end"}},
       {false, {"net"}, {"net.connect", "net.request"}},
       {false, {"session"}, {"session.start", "session.end"}},
       {true, {"net"}, {"net.connect"}},
-      {false, {"ne"}, {}},          // a family is a whole dotted word
+      {false, {"ne"}, {}},  // a family is a whole dotted word
       {false, {"exec.x"}, {}},
       {true, {"exec"}, {}},
   };
@@ -136,17 +137,14 @@ TEST_CASE("each event type has a one-line summary") {
   const Row rows[] = {
       {JournalEvent("session.start")
            .set("argv", std::vector<std::string>{"bash", "-c", "ls; git --version"})
-           .set("profile_chain", std::vector<std::string>{"/p/base.toml", "/etc/p/default.toml",
-                                                          "command line"}),
+           .set("profile_chain",
+                std::vector<std::string>{"/p/base.toml", "/etc/p/default.toml", "command line"}),
        "bash -c 'ls; git --version' (profile default)"},
       {JournalEvent("session.start")
            .set("argv", std::vector<std::string>{"x"})
            .set("profile_chain", std::vector<std::string>{"command line"}),
        "x"},
-      {JournalEvent("session.end")
-           .set("exit_code", 0)
-           .set("duration_ms", 1234)
-           .set("denied", 2),
+      {JournalEvent("session.end").set("exit_code", 0).set("duration_ms", 1234).set("denied", 2),
        "exit 0 after 1.2s, 2 denied"},
       {JournalEvent("session.end").set("exit_code", 0).set("duration_ms", 44).set("denied", 0),
        "exit 0 after 44ms"},
@@ -172,14 +170,19 @@ TEST_CASE("each event type has a one-line summary") {
            .set("args", std::vector<std::string>{"AF_PACKET", "SOCK_RAW"})
            .set("errno", 1),
        "socket(AF_PACKET, SOCK_RAW) -> 1"},
-      {JournalEvent("fs.deny").with_pid(3).set("path", "/home/u/.ssh/id_rsa").set("access", "read")
+      {JournalEvent("fs.deny")
+           .with_pid(3)
+           .set("path", "/home/u/.ssh/id_rsa")
+           .set("access", "read")
            .set("syscall", "openat"),
        "read /home/u/.ssh/id_rsa (openat, pid 3)"},
       {JournalEvent("limit").set("limit", "wall_time").set("value", "90s"), "wall_time 90s"},
       {JournalEvent("signal").set("signal", 15).set("name", "TERM").set("action", "forwarded"),
        "SIGTERM (forwarded)"},
       {JournalEvent("signal").set("signal", 2), "SIGINT"},
-      {JournalEvent("net.connect").set("host", "evil.example").set("port", 443)
+      {JournalEvent("net.connect")
+           .set("host", "evil.example")
+           .set("port", 443)
            .set("reason", "not in allowlist"),
        "evil.example:443 (not in allowlist)"},
       {JournalEvent("approval").set("what", "x").set("granted", false), "what=x granted=false"},
@@ -192,7 +195,10 @@ TEST_CASE("each event type has a one-line summary") {
 
 TEST_CASE("summaries cannot smuggle terminal control sequences") {
   JournalEvent e("exec");
-  e.set("path", "/tmp/\x1b]0;pwned\x07x").set("argv", std::vector<std::string>{"a\nb", "\xe2\x80\xae" "txt"});
+  e.set("path", "/tmp/\x1b]0;pwned\x07x")
+      .set("argv", std::vector<std::string>{"a\nb",
+                                            "\xe2\x80\xae"
+                                            "txt"});
   std::string s = journal_summary(written(e));
   CHECK(s.find('\x1b') == std::string::npos);
   CHECK(s.find('\x07') == std::string::npos);
@@ -217,7 +223,8 @@ TEST_CASE("the table shows time, event, decision and summary") {
   CHECK(display_time("2026-11-29T18:40:00Z", TimeZone::kUtc) == "18:40:00.000");
   CHECK(display_time("2026-11-29T18:40:00.5Z", TimeZone::kUtc, true) == "2026-11-29 18:40:00");
   CHECK(display_time("yesterday", TimeZone::kUtc) == "yesterday");
-  CHECK(display_time("2026-11-29T18:40:00.1+01:00", TimeZone::kUtc) == "2026-11-29T18:40:00.1+01:00");
+  CHECK(display_time("2026-11-29T18:40:00.1+01:00", TimeZone::kUtc) ==
+        "2026-11-29T18:40:00.1+01:00");
   CHECK(journal_table_header() == "TIME          EVENT          DECISION  SUMMARY");
   JournalEvent e("syscall.deny");
   e.deny("seccomp").set("syscall", "ptrace").set("args", "PTRACE_ATTACH, 1");

@@ -1,6 +1,6 @@
-#include "journal/redact.h"
-
 #include <doctest/doctest.h>
+
+#include "journal/redact.h"
 
 namespace aj {
 
@@ -28,7 +28,8 @@ TEST_CASE("credential-looking parts of an argument are redacted") {
       {"npm_abcdefghijklmnopqrstuvwxyz0123456789", "[REDACTED]"},
       {"sk_live_abcdefghijklmnop1234", "[REDACTED]"},
       {"hf_abcdefghijklmnopqrstuvwxyz01234567", "[REDACTED]"},
-      {"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
+      {"eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_"
+       "XgL0n3I9PlFUP0THsR8U",
        "[REDACTED]"},
       // Inside a longer argument: only the token goes.
       {"key=sk-ant-api03-AbCdEf0123456789xyz", "key=[REDACTED]"},
@@ -56,7 +57,8 @@ TEST_CASE("credential-looking parts of an argument are redacted") {
       // URL passwords; the user stays.
       {"https://alice:s3cret@example.com/x", "https://alice:[REDACTED]@example.com/x"},
       {"postgres://u:p%40ss@db:5432/app", "postgres://u:[REDACTED]@db:5432/app"},
-      {"git clone https://bob:pw@host/r.git && x://c:d@e", "git clone https://bob:[REDACTED]@host/r.git && x://c:[REDACTED]@e"},
+      {"git clone https://bob:pw@host/r.git && x://c:d@e",
+       "git clone https://bob:[REDACTED]@host/r.git && x://c:[REDACTED]@e"},
   };
   for (const Row& r : rows) {
     CAPTURE(r.in);
@@ -111,10 +113,11 @@ TEST_CASE("ordinary arguments survive redaction") {
 }
 
 TEST_CASE("the value after a bare secret option is redacted") {
-  std::vector<std::string> argv = {"mysql", "--password", "hunter2", "--user", "bob",
-                                   "--token", "abc", "--max-tokens", "100", "-p", "secret"};
-  std::vector<std::string> want = {"mysql", "--password", "[REDACTED]", "--user", "bob",
-                                   "--token", "[REDACTED]", "--max-tokens", "100", "-p", "secret"};
+  std::vector<std::string> argv = {"mysql", "--password",   "hunter2", "--user", "bob",   "--token",
+                                   "abc",   "--max-tokens", "100",     "-p",     "secret"};
+  std::vector<std::string> want = {"mysql", "--password", "[REDACTED]", "--user",
+                                   "bob",   "--token",    "[REDACTED]", "--max-tokens",
+                                   "100",   "-p",         "secret"};
   CHECK(redact_argv(argv) == want);
 }
 
@@ -124,13 +127,13 @@ TEST_CASE("secret option names are recognised by their last word") {
     bool secret;
   };
   const Row rows[] = {
-      {"--password", true},     {"--passwd", true},       {"--db-password", true},
-      {"--token", true},        {"--github-token", true}, {"--auth-token", true},
-      {"--secret", true},       {"--client-secret", true}, {"--api-key", true},
-      {"--apikey", true},       {"--API_KEY", true},      {"--secret-key", true},
-      {"--passphrase", true},   {"password", true},       {"--max-tokens", false},
-      {"--token-file", false},  {"--tokenizer", false},   {"--key", false},
-      {"--user", false},        {"--bypass", false},      {"--secrets-dir", false},
+      {"--password", true},    {"--passwd", true},        {"--db-password", true},
+      {"--token", true},       {"--github-token", true},  {"--auth-token", true},
+      {"--secret", true},      {"--client-secret", true}, {"--api-key", true},
+      {"--apikey", true},      {"--API_KEY", true},       {"--secret-key", true},
+      {"--passphrase", true},  {"password", true},        {"--max-tokens", false},
+      {"--token-file", false}, {"--tokenizer", false},    {"--key", false},
+      {"--user", false},       {"--bypass", false},       {"--secrets-dir", false},
   };
   for (const Row& r : rows) {
     CAPTURE(r.name);

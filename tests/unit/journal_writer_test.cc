@@ -1,5 +1,3 @@
-#include "journal/writer.h"
-
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -11,6 +9,7 @@
 #include <memory>
 
 #include "journal/json_read.h"
+#include "journal/writer.h"
 
 namespace aj {
 namespace {
@@ -43,7 +42,7 @@ JsonValue parse_line(const std::string& line) {
 }
 
 mode_t mode_of(const std::string& path) {
-  struct stat st{};
+  struct stat st {};
   REQUIRE(::lstat(path.c_str(), &st) == 0);
   return st.st_mode & 07777;
 }
