@@ -205,8 +205,11 @@ int command_journal(const CliOptions& o) {
   Printer printer(o, *path == "-" ? "(standard input)" : *path);
   bool ok = read_available(fd->get(), *path, lines);
   drain(lines, printer);
-  // Following: poll for growth; a partial last line waits for its newline.
-  while (ok && o.journal_follow && !printer.all_ended()) {
+  // Following: poll a file for growth; a partial last line waits for its
+  // newline. End of input on a pipe is final: nothing more will come.
+  struct stat st {};
+  bool growable = ::fstat(fd->get(), &st) == 0 && S_ISREG(st.st_mode);
+  while (ok && o.journal_follow && growable && !printer.all_ended()) {
     std::fflush(stdout);
     struct timespec pause {
       0, kFollowPollNs
