@@ -28,7 +28,7 @@ _agentjail_event_types="session.start session.end exec syscall.deny fs.deny limi
 # Recorded session IDs: the journals' names in the sessions directory.
 _agentjail_session_ids() {
   local base=$HOME/.local/state f
-  [[ ${XDG_STATE_HOME:-} == /* ]] && base=$XDG_STATE_HOME
+  [[ -n ${XDG_STATE_HOME:-} ]] && base=$XDG_STATE_HOME
   for f in "$base"/agentjail/sessions/*.jsonl; do
     [[ -f $f ]] && { f=${f##*/}; printf '%s\n' "${f%.jsonl}"; }
   done

@@ -99,7 +99,7 @@ end
 # Recorded session IDs: the journals' names in the sessions directory.
 function __agentjail_session_ids
     set -l base $HOME/.local/state
-    string match -q -- '/*' "$XDG_STATE_HOME"; and set base $XDG_STATE_HOME
+    test -n "$XDG_STATE_HOME"; and set base $XDG_STATE_HOME
     for f in $base/agentjail/sessions/*.jsonl
         string replace -r '^.*/(.*)\.jsonl$' '$1' -- $f
     end

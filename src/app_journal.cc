@@ -27,10 +27,11 @@ namespace {
 constexpr int kExitJournalProblem = 1;  // no such session, unreadable, malformed lines
 constexpr long kFollowPollNs = 200'000'000;
 
+// As the writer's default (sys/host_probe.cc): where run put the journals.
 std::string sessions_dir() {
   const char* state = std::getenv("XDG_STATE_HOME");
   std::string base;
-  if (state && *state == '/') {
+  if (state && *state) {
     base = state;
   } else {
     const char* home = std::getenv("HOME");
