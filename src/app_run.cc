@@ -1,4 +1,5 @@
 // `agentjail run`: prepare, refuse what cannot be enforced, launch.
+#include <signal.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -244,6 +245,16 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
 }  // namespace
 
 int command_run(const CliOptions& o) {
+  // A journal pipe whose reader left must give EPIPE, not kill the supervisor
+  // (the command gets default dispositions back before exec).
+  ::signal(SIGPIPE, SIG_IGN);
+  if (o.journal_target && o.journal_target->rfind("fd:", 0) == 0) {
+    for (int fd : o.pass_fds)
+      if (*o.journal_target == fmt::format("fd:{}", fd)) {
+        log::error("--journal {} is also passed to the command with --pass-fd {}", *o.journal_target, fd);
+        return kExitSetupFailed;
+      }
+  }
   bool userns = !o.no_userns;
   if (userns && apparmor_blocks_userns()) {
     log::warn("user namespaces are restricted by AppArmor here");

@@ -115,6 +115,33 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
   return ll;
 }
 
+// Hiding the journal's directory must not hide what the jail is for, and
+// without a mount namespace nothing can be hidden inside a grant at all.
+void check_journal_placement(const Plan& plan, const FilesystemRequest& req,
+                             const std::string& dir, std::vector<std::string>& errors) {
+  if (dir.empty()) return;
+  std::vector<std::pair<std::string, bool>> granted;  // path, writable
+  if (!req.workspace.empty()) granted.push_back({req.workspace, true});
+  for (const auto& p : req.read_write) granted.push_back({p.path, true});
+  for (const auto& p : req.read_only) granted.push_back({p.path, false});
+  for (const auto& [path, writable] : granted) {
+    if (path_is_within(path, dir)) {
+      errors.push_back(fmt::format(
+          "the journal's directory '{}' holds '{}', which the jail needs: choose another "
+          "--journal path",
+          dir, path));
+      return;
+    }
+    if (!plan.user_namespace && path_is_within(dir, path)) {
+      errors.push_back(fmt::format(
+          "without a user namespace the journal's directory '{}' cannot be hidden from the "
+          "jail, which may {} '{}': choose a --journal path outside it",
+          dir, writable ? "write" : "read", path));
+      return;
+    }
+  }
+}
+
 }  // namespace
 
 std::string journal_directory(const std::string& target) {
@@ -156,6 +183,9 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.journal_target = facts.state_dir + "/sessions/" + facts.session_id + ".jsonl";
   if (inputs.journal_target) {
     plan.journal_target = *inputs.journal_target;
+    const std::string& t = plan.journal_target;
+    bool special = t == "-" || t == "off" || t.rfind("fd:", 0) == 0;
+    if (!special && !t.empty() && t[0] != '/') plan.journal_target = facts.cwd + "/" + t;
   } else if (policy.journal.path) {
     auto expanded = expand_list({*policy.journal.path}, vars, errors);
     if (!expanded.empty()) plan.journal_target = expanded.front().path;
@@ -163,10 +193,13 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   // The journal is the supervisor's record: the command must not see or
   // touch it, even through a bind of the home directory.
   // (/dev and /proc are built by agentjail and hold no host files.)
+  std::string journal_dir;
   if (std::string dir = normalize_path(journal_directory(plan.journal_target));
       !journal_directory(plan.journal_target).empty() && dir != "/" &&
-      !path_is_within(dir, "/dev") && !path_is_within(dir, "/proc"))
+      !path_is_within(dir, "/dev") && !path_is_within(dir, "/proc")) {
+    journal_dir = dir;
     req.hide.push_back({dir, {"journal", 0, 0}});
+  }
   req.tmpfs = expand_list(fs.tmpfs, vars, errors);
   req.optional = expand_list(fs.optional, vars, errors);
   req.workspace = plan.workspace;
@@ -179,6 +212,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.user_namespace = inputs.user_namespace;
   plan.new_netns = plan.user_namespace && plan.net != NetMode::kHost;
   if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
+  check_journal_placement(plan, req, journal_dir, errors);
   if (plan.net == NetMode::kProxy)
     errors.push_back(policy.network.mode.where.str() + ": network mode \"proxy\" is not yet enforced");
 

@@ -108,6 +108,10 @@ class Builder {
     if (plan_.new_netns)
       add("network", fmt::format("{}: loopback only", to_string(plan_.net)),
           {"network namespace (no interfaces but lo)"}, w);
+    else if (!plan_.user_namespace && plan_.net != NetMode::kHost)
+      add("network", fmt::format("{}: no TCP, no sockets but AF_UNIX", to_string(plan_.net)),
+          {"seccomp (socket families)", landlock()}, w,
+          "no network namespace: host UDP/abstract sockets are closed by seccomp, not hidden");
     else
       add("network", "host network", {}, w, "not restricted: the host's network is shared");
     for (const auto& p : n.tcp_connect)
