@@ -18,8 +18,10 @@ int app_main(int argc, char** argv) {
   CliParse parsed = parse_cli(argc, argv);
   if (!parsed.options) return parsed.exit_code;
   const CliOptions& o = *parsed.options;
-  if (o.quiet) log::set_level(log::Level::kQuiet);
-  else if (o.verbose > 0) log::set_level(log::Level::kVerbose);
+  if (o.quiet)
+    log::set_level(log::Level::kQuiet);
+  else if (o.verbose > 0)
+    log::set_level(log::Level::kVerbose);
 
   switch (o.subcommand) {
     case Subcommand::kRun: return command_run(o);

@@ -9,7 +9,6 @@
 
 namespace aj {
 
-
 ReportContext report_context(const Prepared& p) {
   ReportContext ctx;
   ctx.user_namespace = true;
@@ -33,10 +32,10 @@ int command_explain(const CliOptions& o) {
   }
   std::string chain;
   for (const auto& f : prepared->policy.chain) chain += (chain.empty() ? "" : " <- ") + f;
-  std::cout << "Profile chain: " << chain << "\n\n" << format_plan(prepared->plan) << "\n"
+  std::cout << "Profile chain: " << chain << "\n\n"
+            << format_plan(prepared->plan) << "\n"
             << format_report_text(report);
   return 0;
 }
-
 
 }  // namespace aj

@@ -1,7 +1,7 @@
 // `agentjail check` and `agentjail profiles`.
-#include <iostream>
-
 #include <fmt/format.h>
+
+#include <iostream>
 
 #include "app_commands.h"
 #include "base/exit_codes.h"

@@ -1,9 +1,9 @@
 #include "app_journal_sink.h"
 
+#include <fmt/format.h>
 #include <signal.h>
 
 #include <cstring>
-#include <fmt/format.h>
 
 #include "base/log.h"
 #include "config.h"

@@ -17,9 +17,9 @@
 namespace aj {
 
 struct JournalSettings {
-  bool exec = true;      // journal every execve
-  bool denied = true;    // journal syscall refusals
-  bool required = false; // stop the session rather than run unlogged
+  bool exec = true;       // journal every execve
+  bool denied = true;     // journal syscall refusals
+  bool required = false;  // stop the session rather than run unlogged
 };
 
 class JournalSink final : public EventSink {
@@ -29,10 +29,13 @@ class JournalSink final : public EventSink {
   void session_start(const Prepared& p, const std::vector<std::string>& active_layers,
                      const std::string& digest);
   // Names the profile item behind a refused syscall.
-  void set_rule_lookup(std::function<std::string(const std::string&)> f) { rule_for_ = std::move(f); }
+  void set_rule_lookup(std::function<std::string(const std::string&)> f) {
+    rule_for_ = std::move(f);
+  }
   void session_end(int exit_code, std::optional<int> signal, bool timed_out);
 
-  void exec(int pid, int ppid, const std::string& path, const std::vector<std::string>& argv) override;
+  void exec(int pid, int ppid, const std::string& path,
+            const std::vector<std::string>& argv) override;
   void syscall_denied(int pid, const std::string& syscall, const std::string& detail,
                       int err) override;
   void fs_denied(int pid, const std::string& path, const std::string& access,

@@ -75,8 +75,7 @@ std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
   if (o.subcommand == Subcommand::kRun && !o.dry_run) {
     std::string sessions = facts->state_dir + "/sessions";
     for (std::size_t i = 1; i <= sessions.size(); ++i)
-      if (i == sessions.size() || sessions[i] == '/')
-        ::mkdir(sessions.substr(0, i).c_str(), 0700);
+      if (i == sessions.size() || sessions[i] == '/') ::mkdir(sessions.substr(0, i).c_str(), 0700);
   }
   RealDisk disk;
   PlanResult planned = build_plan(*policy, *facts, disk, inputs);

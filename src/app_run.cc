@@ -1,4 +1,5 @@
 // `agentjail run`: prepare, refuse what cannot be enforced, launch.
+#include <fmt/format.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -7,21 +8,19 @@
 #include <fstream>
 #include <iostream>
 
-#include <fmt/format.h>
-
 #include "app_commands.h"
+#include "app_journal_sink.h"
+#include "app_session_dir.h"
 #include "base/exit_codes.h"
 #include "base/log.h"
 #include "launch/launcher.h"
 #include "launch/layers.h"
-#include "app_journal_sink.h"
-#include "app_session_dir.h"
 #include "plan/access_check.h"
 #include "plan/env_plan.h"
+#include "plan/plan_print.h"
 #include "plan/report.h"
 #include "seccomp/groups.h"
 #include "supervise/notify.h"
-#include "plan/plan_print.h"
 
 namespace aj {
 namespace {
@@ -64,7 +63,8 @@ void report_layers(const Prepared& p, const PreparedLayers& layers) {
   } else {
     for (const auto& r : report.rules)
       if (r.layers.empty())
-        log::warn("not enforced: {} {}{}", r.action, r.subject, r.note.empty() ? "" : " (" + r.note + ")");
+        log::warn("not enforced: {} {}{}", r.action, r.subject,
+                  r.note.empty() ? "" : " (" + r.note + ")");
   }
   for (const auto& why : plan.landlock.not_enforced) log::warn("Landlock: {}", why);
   for (const auto& c : layers.clamps)
@@ -74,8 +74,10 @@ void report_layers(const Prepared& p, const PreparedLayers& layers) {
     // RLIMIT_NPROC does not bind uid 0, and RLIMIT_AS is a weak memory bound:
     // only then is the missing cgroup a real loss worth a warning.
     bool degraded = plan.memory_max || (plan.pids_max && plan.uid == 0);
-    if (degraded) log::warn("no cgroup limits ({}); rlimits only", layers.cgroup_note);
-    else log::info("no cgroup limits ({}); rlimits only", layers.cgroup_note);
+    if (degraded)
+      log::warn("no cgroup limits ({}); rlimits only", layers.cgroup_note);
+    else
+      log::info("no cgroup limits ({}); rlimits only", layers.cgroup_note);
   }
 }
 
@@ -92,7 +94,8 @@ bool open_journal(const Prepared& p, std::unique_ptr<JournalSink>* out) {
   auto writer = JournalWriter::open(p.plan.journal_target, p.plan.session_id);
   if (!writer) {
     if (settings.required) {
-      log::error("journal: {}; refusing to run unlogged (journal.required)", writer.error().render());
+      log::error("journal: {}; refusing to run unlogged (journal.required)",
+                 writer.error().render());
       return false;
     }
     log::warn("journal: {}; running without a journal", writer.error().render());
@@ -119,7 +122,8 @@ std::string deny_rule(const Policy& policy, const std::string& syscall) {
         if (name == syscall) return fmt::format("{} ({})", d.value, d.where.str());
     }
   }
-  if (policy.seccomp.default_action && policy.seccomp.default_action->value == SeccompDefault::kDeny)
+  if (policy.seccomp.default_action &&
+      policy.seccomp.default_action->value == SeccompDefault::kDeny)
     return fmt::format("default = \"deny\" ({})", policy.seccomp.default_action->where.str());
   return "built in";
 }
@@ -132,14 +136,16 @@ std::string plan_fingerprint(const Plan& plan, const PreparedLayers& layers) {
   for (const auto& r : plan.landlock.ports) out += fmt::format("port {} {:x}\n", r.port, r.access);
   for (const auto& r : plan.rlimits) out += fmt::format("rl {} {}\n", to_string(r.kind), r.hard);
   for (const auto& e : plan.env) out += "env " + e.substr(0, e.find('=')) + "\n";
-  for (const auto& i : layers.seccomp.insns) out += fmt::format("{:x} {} {} {:x}\n", i.code, i.jt, i.jf, i.k);
+  for (const auto& i : layers.seccomp.insns)
+    out += fmt::format("{:x} {} {} {:x}\n", i.code, i.jt, i.jf, i.k);
   out += to_string(plan.net);
   return out;
 }
 
 std::vector<std::string> active_layers(const Plan& plan, const PreparedLayers& layers) {
   std::vector<std::string> out;
-  if (plan.user_namespace) out.insert(out.end(), {"userns", "mount", "pid", "ipc", "uts", "cgroupns"});
+  if (plan.user_namespace)
+    out.insert(out.end(), {"userns", "mount", "pid", "ipc", "uts", "cgroupns"});
   if (plan.new_netns) out.push_back("netns");
   if (plan.landlock.active()) out.push_back(fmt::format("landlock (ABI {})", plan.landlock.abi));
   if (!layers.seccomp.insns.empty()) out.push_back("seccomp");
@@ -158,9 +164,8 @@ bool apparmor_blocks_userns() {
 }
 
 bool is_userns_refusal(const Error& e) {
-  return e.op == "clone" &&
-         (e.errnum == EPERM || e.errnum == EACCES || e.errnum == ENOSPC || e.errnum == EUSERS ||
-          e.errnum == EINVAL);
+  return e.op == "clone" && (e.errnum == EPERM || e.errnum == EACCES || e.errnum == ENOSPC ||
+                             e.errnum == EUSERS || e.errnum == EINVAL);
 }
 
 // `require = [...]` / --require: refuse to start when a layer is missing.
@@ -172,9 +177,11 @@ std::vector<std::string> missing_required(const Policy& policy, const Plan& plan
     const std::string& n = r.value;
     bool ok = (n == "userns" && plan.user_namespace) || (n == "netns" && plan.new_netns) ||
               (n == "landlock" && plan.landlock.active()) || (n == "landlock-net" && abi >= 4) ||
-              (n == "landlock-scope" && abi >= 6) || (n == "seccomp" && !layers.seccomp.insns.empty()) ||
+              (n == "landlock-scope" && abi >= 6) ||
+              (n == "seccomp" && !layers.seccomp.insns.empty()) ||
               (n == "cgroup" && layers.cgroup.has_value());
-    if (!ok) out.push_back(fmt::format("{}: required layer '{}' is not available here", r.where.str(), n));
+    if (!ok)
+      out.push_back(fmt::format("{}: required layer '{}' is not available here", r.where.str(), n));
   }
   return out;
 }
@@ -187,12 +194,14 @@ struct RunState {
 // With -v, what the supervisor observes is also shown on stderr.
 class LogSink final : public EventSink {
  public:
-  void exec(int pid, int ppid, const std::string& path, const std::vector<std::string>& argv) override {
+  void exec(int pid, int ppid, const std::string& path,
+            const std::vector<std::string>& argv) override {
     std::string args;
     for (const auto& a : argv) args += (args.empty() ? "" : " ") + a;
     log::info("exec pid {} (parent {}): {} [{}]", pid, ppid, path, args);
   }
-  void syscall_denied(int pid, const std::string& name, const std::string& detail, int err) override {
+  void syscall_denied(int pid, const std::string& name, const std::string& detail,
+                      int err) override {
     log::info("denied pid {}: {} {} -> {}", pid, name, detail, std::strerror(err));
   }
   void fs_denied(int pid, const std::string& path, const std::string& access,
@@ -251,7 +260,8 @@ int command_run(const CliOptions& o) {
   if (o.journal_target && o.journal_target->rfind("fd:", 0) == 0) {
     for (int fd : o.pass_fds)
       if (*o.journal_target == fmt::format("fd:{}", fd)) {
-        log::error("--journal {} is also passed to the command with --pass-fd {}", *o.journal_target, fd);
+        log::error("--journal {} is also passed to the command with --pass-fd {}",
+                   *o.journal_target, fd);
         return kExitSetupFailed;
       }
   }
@@ -290,7 +300,8 @@ int command_run(const CliOptions& o) {
     EventSink* sink = journal ? static_cast<EventSink*>(journal.get()) : &log_sink;
     if (journal) {
       const Policy& policy = st->prepared->policy;
-      journal->set_rule_lookup([&policy](const std::string& syscall) { return deny_rule(policy, syscall); });
+      journal->set_rule_lookup(
+          [&policy](const std::string& syscall) { return deny_rule(policy, syscall); });
       journal->session_start(*st->prepared, active_layers(plan, *st->layers),
                              policy_digest(plan_fingerprint(plan, *st->layers)));
       if (!journal->healthy()) {
@@ -301,7 +312,8 @@ int command_run(const CliOptions& o) {
     NotifyHandler notify(st->layers->seccomp, sink);
     if (!st->layers->installed.insns.empty()) {
       const Plan* pl = &plan;
-      if (o.trace || (st->prepared->policy.journal.trace && st->prepared->policy.journal.trace->value))
+      if (o.trace ||
+          (st->prepared->policy.journal.trace && st->prepared->policy.journal.trace->value))
         notify.set_trace([pl](const std::string& path, bool write) -> std::string {
           AccessDecision d = check_open(*pl, path, write);
           return d.allowed ? std::string() : d.rule + "\t" + d.reason;
@@ -315,8 +327,10 @@ int command_run(const CliOptions& o) {
     finish_cgroup(*st->layers);
     if (!plan.user_namespace) remove_private_dir(plan.private_dir);
     if (!outcome && plan.user_namespace && is_userns_refusal(outcome.error())) {
-      log::warn("cannot create a user namespace ({}): running with Landlock, seccomp, "
-                "capabilities and rlimits only", std::strerror(outcome.error().errnum));
+      log::warn(
+          "cannot create a user namespace ({}): running with Landlock, seccomp, "
+          "capabilities and rlimits only",
+          std::strerror(outcome.error().errnum));
       st = get_ready(o, false);
       if (!st) return kExitSetupFailed;
       continue;

@@ -10,9 +10,9 @@
 namespace aj {
 
 struct Error {
-  std::string op;       // "open", "mount", or a whole message when errnum == 0
-  std::string subject;  // usually a path; may be empty
-  int errnum = 0;       // 0 when not a system error
+  std::string op;                    // "open", "mount", or a whole message when errnum == 0
+  std::string subject;               // usually a path; may be empty
+  int errnum = 0;                    // 0 when not a system error
   std::vector<std::string> context;  // innermost first
 
   // "<context>: <op> '<subject>': <strerror>" without the "agentjail: " prefix.
@@ -33,21 +33,21 @@ Unexpected<Error> fail(std::string message);
 
 // Propagate an error; evaluate to the value otherwise (GNU statement expression,
 // supported by GCC and Clang).
-#define AJ_TRY(expr)                                    \
-  ({                                                    \
-    auto aj_try_result_ = (expr);                       \
-    if (!aj_try_result_) {                              \
+#define AJ_TRY(expr)                                              \
+  ({                                                              \
+    auto aj_try_result_ = (expr);                                 \
+    if (!aj_try_result_) {                                        \
       return ::aj::unexpected(std::move(aj_try_result_).error()); \
-    }                                                   \
-    std::move(aj_try_result_).value();                  \
+    }                                                             \
+    std::move(aj_try_result_).value();                            \
   })
 
 // Same, adding context to the error on the way up.
-#define AJ_TRY_CTX(expr, ctx)                                                   \
-  ({                                                                            \
-    auto aj_try_result_ = (expr);                                               \
-    if (!aj_try_result_) {                                                      \
+#define AJ_TRY_CTX(expr, ctx)                                                       \
+  ({                                                                                \
+    auto aj_try_result_ = (expr);                                                   \
+    if (!aj_try_result_) {                                                          \
       return ::aj::unexpected(std::move(aj_try_result_).error().with_context(ctx)); \
-    }                                                                           \
-    std::move(aj_try_result_).value();                                          \
+    }                                                                               \
+    std::move(aj_try_result_).value();                                              \
   })

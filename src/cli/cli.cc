@@ -1,7 +1,6 @@
 #include "cli/cli.h"
 
 #include <CLI/CLI.hpp>
-
 #include <algorithm>
 #include <array>
 #include <cstring>
@@ -19,8 +18,7 @@ constexpr std::array<const char*, 7> kSubcommands = {"run",      "check",   "exp
 void add_profile_selection(CLI::App* app, CliOptions& o) {
   app->add_option("-p,--profile", o.profile, "Profile name or path (default: default)")
       ->type_name("NAME|PATH");
-  app->add_option("--profile-dir", o.profile_dir, "Look for profiles here first")
-      ->type_name("DIR");
+  app->add_option("--profile-dir", o.profile_dir, "Look for profiles here first")->type_name("DIR");
 }
 
 // The options that are one more policy layer over the profile.
@@ -43,8 +41,7 @@ void add_policy_options(CLI::App* app, CliOptions& o) {
                 "Do not use user namespaces (Landlock, seccomp and limits only)");
   app->add_option("--require", o.require, "Refuse to start unless LAYER is active")
       ->type_name("LAYER");
-  app->add_option("--pass-fd", o.pass_fds, "Keep inherited file descriptor N open")
-      ->type_name("N");
+  app->add_option("--pass-fd", o.pass_fds, "Keep inherited file descriptor N open")->type_name("N");
 }
 
 void add_verbosity(CLI::App* app, CliOptions& o) {
@@ -138,8 +135,8 @@ bool is_subcommand(const char* arg) {
 std::vector<std::string> with_default_subcommand(int argc, const char* const* argv) {
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) args.emplace_back(argv[i]);
-  bool top_level_only = !args.empty() && (args[0] == "--help" || args[0] == "-h" ||
-                                          args[0] == "--version");
+  bool top_level_only =
+      !args.empty() && (args[0] == "--help" || args[0] == "-h" || args[0] == "--version");
   if (!args.empty() && !top_level_only && !is_subcommand(args[0].c_str()))
     args.insert(args.begin(), "run");
   return args;

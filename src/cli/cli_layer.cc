@@ -71,8 +71,7 @@ Result<ProfileLayer> cli_layer(const CliOptions& o, const std::string& cwd) {
     layer.limits.wall_time_ms = Item<std::uint64_t>{*ms, from_option("--timeout")};
   }
   for (const auto& r : o.require) {
-    if (!is_known_layer(r))
-      return fail(fmt::format("--require: unknown layer '{}'", r));
+    if (!is_known_layer(r)) return fail(fmt::format("--require: unknown layer '{}'", r));
     layer.require.add.push_back({r, from_option("--require")});
   }
   return layer;

@@ -22,14 +22,14 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
-#include <sys/uio.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <climits>
-#include <ctime>
 #include <cstring>
+#include <ctime>
 
 #include "base/exit_codes.h"
 #include "launch/child_mounts.h"
@@ -105,10 +105,10 @@ int drop_capabilities() noexcept {
   // Without user namespaces an ordinary caller holds nothing to drop, and may
   // not touch the securebits or the bounding set; no_new_privs covers exec.
   if ((data[0].permitted | data[1].permitted) == 0 && ::getuid() != 0) return 0;
-  constexpr unsigned long kSecurebits =
-      SECBIT_NOROOT | SECBIT_NOROOT_LOCKED | SECBIT_NO_SETUID_FIXUP |
-      SECBIT_NO_SETUID_FIXUP_LOCKED | SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
-      SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
+  constexpr unsigned long kSecurebits = SECBIT_NOROOT | SECBIT_NOROOT_LOCKED |
+                                        SECBIT_NO_SETUID_FIXUP | SECBIT_NO_SETUID_FIXUP_LOCKED |
+                                        SECBIT_KEEP_CAPS_LOCKED | SECBIT_NO_CAP_AMBIENT_RAISE |
+                                        SECBIT_NO_CAP_AMBIENT_RAISE_LOCKED;
   if (::prctl(PR_SET_SECUREBITS, kSecurebits, 0, 0, 0) < 0) return errno;
   if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
     return errno;
@@ -189,7 +189,8 @@ int exec_command(const ChildSpec& spec) noexcept {
   // setuid binaries inside inert.
   if (::prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0) die(spec, ChildStage::kNoNewPrivs, -1, errno);
   if (h.apply_landlock) {
-    if (int e = h.apply_landlock(h.landlock_ctx, &index)) die(spec, ChildStage::kLandlock, index, e);
+    if (int e = h.apply_landlock(h.landlock_ctx, &index))
+      die(spec, ChildStage::kLandlock, index, e);
   }
   if (h.apply_seccomp) {
     // Dumpable again so the supervisor may read this process's memory (the
@@ -214,7 +215,8 @@ int read_children(pid_t* pids, int max) noexcept {
   char path[64] = "/proc/self/task/";
   char num[16];
   int n = 0;
-  for (pid_t t = static_cast<pid_t>(::syscall(SYS_gettid)); t > 0; t /= 10) num[n++] = static_cast<char>('0' + t % 10);
+  for (pid_t t = static_cast<pid_t>(::syscall(SYS_gettid)); t > 0; t /= 10)
+    num[n++] = static_cast<char>('0' + t % 10);
   std::size_t len = std::strlen(path);
   while (n) path[len++] = num[--n];
   std::memcpy(path + len, "/children", 10);

@@ -64,8 +64,8 @@ int make_tmpfs(unsigned mode, unsigned attrs) noexcept {
   return sys::fsmount(ctx.fd, FSMOUNT_CLOEXEC, attrs);
 }
 
-int make_simple_fs(const char* type, unsigned attrs, const char* k1, const char* v1,
-                   const char* k2, const char* v2) noexcept {
+int make_simple_fs(const char* type, unsigned attrs, const char* k1, const char* v1, const char* k2,
+                   const char* v2) noexcept {
   Fd ctx(sys::fsopen(type, FSOPEN_CLOEXEC));
   if (ctx.fd < 0) return -1;
   if (k1 && sys::fsconfig(ctx.fd, FSCONFIG_SET_STRING, k1, v1, 0) < 0) return -1;
@@ -153,8 +153,10 @@ int prepare_target(int rootfd, const char* target, NodeType type) noexcept {
   } else if (type == NodeType::kFile) {
     // O_EXCL: never follow an existing symlink out of the root.
     int f = ::openat(dir.fd, name, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC | O_NOFOLLOW, 0444);
-    if (f >= 0) ::close(f);
-    else if (errno != EEXIST) return -1;
+    if (f >= 0)
+      ::close(f);
+    else if (errno != EEXIST)
+      return -1;
   }
   while (*target == '/') ++target;
   return sys::openat2(rootfd, target, O_PATH | O_CLOEXEC, kResolve);
@@ -190,22 +192,20 @@ int run_op(const ChildMount& m, int rootfd, int source_fd, int staging_fd) noexc
       if (target.fd < 0) return errno;
       return attach(source_fd, target.fd) < 0 ? errno : 0;
     }
-    case MountKind::kTmpfs:
-      mnt.reset(make_tmpfs(m.mode, kSafe));
-      break;
+    case MountKind::kTmpfs: mnt.reset(make_tmpfs(m.mode, kSafe)); break;
     case MountKind::kHideDir:
       mnt.reset(make_tmpfs(0555, kSafe | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC));
       break;
     case MountKind::kHideFile:
       node = NodeType::kFile;
       mnt.reset(sys::open_tree(staging_fd, "empty", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC));
-      if (mnt.fd >= 0 &&
-          sys::mount_setattr(mnt.fd, "", AT_EMPTY_PATH, kSafe | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC,
-                             0) < 0)
+      if (mnt.fd >= 0 && sys::mount_setattr(mnt.fd, "", AT_EMPTY_PATH,
+                                            kSafe | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC, 0) < 0)
         return errno;
       break;
     case MountKind::kProc:
-      mnt.reset(make_simple_fs("proc", kSafe | MOUNT_ATTR_NOEXEC, nullptr, nullptr, nullptr, nullptr));
+      mnt.reset(
+          make_simple_fs("proc", kSafe | MOUNT_ATTR_NOEXEC, nullptr, nullptr, nullptr, nullptr));
       break;
     case MountKind::kDevpts:
       mnt.reset(make_simple_fs("devpts", MOUNT_ATTR_NOSUID | MOUNT_ATTR_NOEXEC, "ptmxmode", "0666",
@@ -226,8 +226,8 @@ int run_op(const ChildMount& m, int rootfd, int source_fd, int staging_fd) noexc
       while (*rel == '/') ++rel;
       Fd target(sys::openat2(rootfd, rel, O_PATH | O_CLOEXEC, kResolve));
       if (target.fd < 0) return errno;
-      mnt.reset(sys::open_tree(target.fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH |
-                                                  AT_RECURSIVE));
+      mnt.reset(sys::open_tree(target.fd, "",
+                               OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH | AT_RECURSIVE));
       if (mnt.fd < 0) return errno;
       if (sys::mount_setattr(mnt.fd, "", AT_EMPTY_PATH | AT_RECURSIVE, MOUNT_ATTR_RDONLY, 0) < 0)
         return errno;
@@ -262,8 +262,8 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
     bool bind = m.kind == MountKind::kBindReadOnly || m.kind == MountKind::kBindReadWrite ||
                 m.kind == MountKind::kBindDevice;
     if (!bind) continue;
-    source_fds[i] = sys::open_tree(AT_FDCWD, m.source,
-                                   OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+    source_fds[i] =
+        sys::open_tree(AT_FDCWD, m.source, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
     if (source_fds[i] < 0 && !(m.optional && errno == ENOENT))
       return fail(failure, ChildStage::kOpenSource, static_cast<int>(i), errno);
   }
@@ -277,7 +277,8 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
   int empty = ::openat(staging_dir.fd, "empty", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
   if (empty < 0) return fail(failure, ChildStage::kStaging, -1, errno);
   ::close(empty);
-  if (::mkdirat(staging_dir.fd, "root", 0755) < 0) return fail(failure, ChildStage::kStaging, -1, errno);
+  if (::mkdirat(staging_dir.fd, "root", 0755) < 0)
+    return fail(failure, ChildStage::kStaging, -1, errno);
   Fd root_mnt(make_tmpfs(0755, kSafe));
   Fd root_dir(::openat(staging_dir.fd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (root_mnt.fd < 0 || root_dir.fd < 0 || attach(root_mnt.fd, root_dir.fd) < 0)
@@ -289,9 +290,9 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
   for (std::size_t i = 0; i < spec.mount_count; ++i) {
     const ChildMount& m = spec.mounts[i];
     bool is_bind = source_fds[i] >= 0;
-    bool skipped_bind = !is_bind && (m.kind == MountKind::kBindReadOnly ||
-                                     m.kind == MountKind::kBindReadWrite ||
-                                     m.kind == MountKind::kBindDevice);
+    bool skipped_bind =
+        !is_bind && (m.kind == MountKind::kBindReadOnly || m.kind == MountKind::kBindReadWrite ||
+                     m.kind == MountKind::kBindDevice);
     if (skipped_bind) continue;  // optional and missing
     int err = run_op(m, rootfd.fd, source_fds[i], staging_dir.fd);
     if (is_bind) ::close(source_fds[i]);

@@ -22,19 +22,19 @@ struct ChildMount {
 // Stages the child reports failures for; the parent renders them.
 enum class ChildStage : std::int32_t {
   kSync = 1,
-  kSetup,          // prctl / hostname / mount propagation
-  kOpenSource,     // open_tree of a bind source (index = mount)
-  kStaging,        // the staging tmpfs and the new root
-  kMount,          // one mount op (index = mount)
+  kSetup,       // prctl / hostname / mount propagation
+  kOpenSource,  // open_tree of a bind source (index = mount)
+  kStaging,     // the staging tmpfs and the new root
+  kMount,       // one mount op (index = mount)
   kPivot,
   kLoopback,
   kChdir,
   kFork,
-  kRlimits,        // index = rlimit setting
+  kRlimits,  // index = rlimit setting
   kCloseFds,
   kCapabilities,
   kNoNewPrivs,
-  kLandlock,       // index = landlock rule
+  kLandlock,  // index = landlock rule
   kSeccomp,
   kExec,
 };
@@ -65,8 +65,8 @@ struct ChildHooks {
 
 struct ChildSpec {
   // Sockets and flags.
-  int status_fd = -1;        // our end of the socketpair to the supervisor
-  int supervisor_fd = -1;    // the supervisor's end: closed first thing in the child
+  int status_fd = -1;      // our end of the socketpair to the supervisor
+  int supervisor_fd = -1;  // the supervisor's end: closed first thing in the child
   bool user_namespace = true;
   bool new_netns = true;
 
@@ -82,7 +82,7 @@ struct ChildSpec {
   const char* path_search = nullptr;  // the PATH used to find argv[0]
   const int* pass_fds = nullptr;      // kept open across exec
   std::size_t pass_fd_count = 0;
-  sigset_t command_sigmask;           // the signal mask the command starts with
+  sigset_t command_sigmask;  // the signal mask the command starts with
 
   ChildHooks hooks;
 };

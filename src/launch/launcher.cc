@@ -1,6 +1,7 @@
 #include "launch/launcher.h"
 
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
@@ -10,7 +11,6 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fmt/format.h>
 
 #include "base/exit_codes.h"
 #include "base/unique_fd.h"
@@ -144,8 +144,8 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
 
   std::uint64_t flags = 0;
   if (plan.user_namespace) {
-    flags = CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS |
-            CLONE_NEWCGROUP;
+    flags =
+        CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
     if (plan.new_netns) flags |= CLONE_NEWNET;
   }
   int pidfd_raw = -1;
@@ -189,8 +189,9 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   int status = sr.command_wait_status.value_or(sr.init_wait_status);
   if (sr.failure) {
     if (sr.failure->stage == ChildStage::kExec)
-      out.exit_code = (sr.failure->err == ENOENT || sr.failure->err == ENOTDIR) ? kExitNotFound
-                                                                                  : kExitNotExecutable;
+      out.exit_code = (sr.failure->err == ENOENT || sr.failure->err == ENOTDIR)
+                          ? kExitNotFound
+                          : kExitNotExecutable;
     else
       out.exit_code = kExitSetupFailed;
   } else if (sr.timed_out) {

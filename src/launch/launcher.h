@@ -19,7 +19,7 @@ struct LaunchOptions {
   std::optional<std::uint64_t> timeout_ms;
   std::uint64_t grace_ms = 5000;  // between SIGTERM and SIGKILL
   std::vector<int> pass_fds;
-  ChildHooks hooks;  // rlimits, Landlock, seccomp: filled by the caller
+  ChildHooks hooks;                       // rlimits, Landlock, seccomp: filled by the caller
   const SessionCgroup* cgroup = nullptr;  // the init is placed here before it runs
   NotifyHandler* notify = nullptr;        // seccomp notifications (journal)
   EventSink* sink = nullptr;
@@ -29,7 +29,7 @@ struct Outcome {
   int exit_code = 0;
   bool timed_out = false;
   bool journal_failed = false;
-  std::optional<int> signal;  // the command died of this signal
+  std::optional<int> signal;           // the command died of this signal
   std::optional<ChildReport> failure;  // a stage the child could not complete
 };
 

@@ -2,8 +2,8 @@
 
 #include <fmt/format.h>
 
-#include "sys/rlimits.h"
 #include "seccomp/notify_program.h"
+#include "sys/rlimits.h"
 #include "sys/seccomp_install.h"
 
 namespace aj {
@@ -79,8 +79,10 @@ Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const P
     if (plan.pids_max && support.pids) limits.pids_max = plan.pids_max;
     if (limits.memory_max || limits.pids_max) {
       auto cg = create_session_cgroup(support, plan.session_id, limits);
-      if (cg) layers->cgroup = std::move(*cg);
-      else layers->cgroup_note = cg.error().render();
+      if (cg)
+        layers->cgroup = std::move(*cg);
+      else
+        layers->cgroup_note = cg.error().render();
       // A memory cgroup limits what is used; RLIMIT_AS would also cap what is
       // merely reserved, which breaks V8 and other large reservers.
       if (layers->cgroup && limits.memory_max) {

@@ -32,10 +32,10 @@ struct PreparedLayers {
 };
 
 struct LayerOptions {
-  bool sockets_unix_only = false;  // no-userns with --net none
-  bool observe = false;            // supervisor journals via seccomp notifications
-  bool observe_exec = true;        // ... including every execve
-  std::vector<int> trace_syscalls; // ... and these (trace mode)
+  bool sockets_unix_only = false;   // no-userns with --net none
+  bool observe = false;             // supervisor journals via seccomp notifications
+  bool observe_exec = true;         // ... including every execve
+  std::vector<int> trace_syscalls;  // ... and these (trace mode)
 };
 
 // The result must stay at one address until the child has exec'd (the hooks

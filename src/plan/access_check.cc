@@ -5,7 +5,9 @@
 namespace aj {
 namespace {
 
-std::string rule_of(const MountOp& op) { return op.where.file.empty() ? "built in" : op.where.str(); }
+std::string rule_of(const MountOp& op) {
+  return op.where.file.empty() ? "built in" : op.where.str();
+}
 
 }  // namespace
 
@@ -22,8 +24,7 @@ AccessDecision check_open(const Plan& plan, const std::string& path, bool write)
   }
   switch (best->kind) {
     case MountKind::kHideDir:
-    case MountKind::kHideFile:
-      return {false, rule_of(*best), "hidden"};
+    case MountKind::kHideFile: return {false, rule_of(*best), "hidden"};
     case MountKind::kBindReadOnly:
     case MountKind::kRemountReadOnly:
       if (write) return {false, rule_of(*best), "read-only"};
@@ -31,8 +32,7 @@ AccessDecision check_open(const Plan& plan, const std::string& path, bool write)
     case MountKind::kSymlink:
       // Resolved by the kernel to its target, which has its own rule.
       return {true, rule_of(*best), ""};
-    default:
-      return {true, rule_of(*best), ""};
+    default: return {true, rule_of(*best), ""};
   }
 }
 

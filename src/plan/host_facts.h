@@ -12,13 +12,13 @@ namespace aj {
 struct HostFacts {
   std::uint32_t uid = 0;
   std::uint32_t gid = 0;
-  std::string home;         // the caller's home directory
-  std::string cwd;          // where agentjail was started
-  std::string tmpdir;       // $TMPDIR or /tmp
-  std::string state_dir;    // $XDG_STATE_HOME/agentjail
-  std::string session_id;   // fresh per run
+  std::string home;                  // the caller's home directory
+  std::string cwd;                   // where agentjail was started
+  std::string tmpdir;                // $TMPDIR or /tmp
+  std::string state_dir;             // $XDG_STATE_HOME/agentjail
+  std::string session_id;            // fresh per run
   std::vector<std::string> environ;  // "NAME=VALUE", the caller's environment
-  int landlock_abi = 0;     // 0: Landlock unavailable
+  int landlock_abi = 0;              // 0: Landlock unavailable
   std::string kernel_release;
 };
 

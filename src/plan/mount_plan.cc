@@ -98,8 +98,7 @@ class Planner {
   void collect() {
     for (const auto& p : req_.optional) optional_.push_back(p.path);
     for (const auto& p : req_.tmpfs) add(p, Category::kTmpfs);
-    if (!req_.workspace.empty())
-      add({req_.workspace, req_.workspace_where}, Category::kReadWrite);
+    if (!req_.workspace.empty()) add({req_.workspace, req_.workspace_where}, Category::kReadWrite);
     for (const auto& p : req_.read_write) add(p, Category::kReadWrite);
     for (const auto& p : req_.read_only) add(p, Category::kReadOnly);
     for (const auto& p : req_.hide) add(p, Category::kHide);
@@ -137,8 +136,8 @@ class Planner {
     }
     if (kind == FileKind::kMissing) {
       if (!is_optional(r.path))
-        error(r.where, fmt::format("'{}' does not exist (list it in `optional` if that is fine)",
-                                   r.path));
+        error(r.where,
+              fmt::format("'{}' does not exist (list it in `optional` if that is fine)", r.path));
       return;
     }
     MountKind mk =
@@ -215,7 +214,8 @@ bool visible_from_host(const MountPlan& plan, const std::string& path) {
     if (!path_is_within(path, op.target)) continue;
     if (!best || op.target.size() >= best->target.size()) best = &op;
   }
-  return best && (best->kind == MountKind::kBindReadOnly || best->kind == MountKind::kBindReadWrite);
+  return best &&
+         (best->kind == MountKind::kBindReadOnly || best->kind == MountKind::kBindReadWrite);
 }
 
 }  // namespace aj

@@ -11,24 +11,24 @@
 namespace aj {
 
 enum class MountKind {
-  kBindReadOnly,   // host source -> target, recursively read-only
-  kBindReadWrite,  // host source -> target
-  kBindDevice,     // host device node -> target (keeps device access)
-  kTmpfs,          // fresh private tmpfs (mode in `mode`)
-  kHideDir,        // empty read-only tmpfs over a directory
-  kHideFile,       // empty read-only file over a file
-  kSymlink,        // symlink at target pointing to `source`
-  kProc,           // fresh procfs for the new PID namespace
-  kDevpts,         // fresh devpts instance (+ /dev/ptmx symlink)
+  kBindReadOnly,     // host source -> target, recursively read-only
+  kBindReadWrite,    // host source -> target
+  kBindDevice,       // host device node -> target (keeps device access)
+  kTmpfs,            // fresh private tmpfs (mode in `mode`)
+  kHideDir,          // empty read-only tmpfs over a directory
+  kHideFile,         // empty read-only file over a file
+  kSymlink,          // symlink at target pointing to `source`
+  kProc,             // fresh procfs for the new PID namespace
+  kDevpts,           // fresh devpts instance (+ /dev/ptmx symlink)
   kRemountReadOnly,  // an in-jail path re-bound read-only (e.g. /proc/sys)
 };
 
 struct MountOp {
   MountKind kind;
-  std::string source;  // host path (binds), link text (symlinks), empty otherwise
-  std::string target;  // absolute path inside the jail
-  SourceLoc where;     // the profile item that asked for it; empty when built in
-  unsigned mode = 0755;  // tmpfs root mode
+  std::string source;     // host path (binds), link text (symlinks), empty otherwise
+  std::string target;     // absolute path inside the jail
+  SourceLoc where;        // the profile item that asked for it; empty when built in
+  unsigned mode = 0755;   // tmpfs root mode
   bool optional = false;  // the child skips it when the path is missing
 
   bool is_bind() const {

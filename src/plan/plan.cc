@@ -3,8 +3,8 @@
 #include <fmt/format.h>
 
 #include "plan/env_plan.h"
-#include "sys/landlock_abi.h"  // constants only, no system headers
 #include "policy/variables.h"
+#include "sys/landlock_abi.h"  // constants only, no system headers
 
 namespace aj {
 namespace {
@@ -65,9 +65,10 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
       case MountKind::kHideDir:
       case MountKind::kHideFile:
         if (!op.where.file.empty())
-          notes.push_back(fmt::format("hide '{}' ({}): no mount namespace; still readable through "
-                                      "the grant that contains it",
-                                      op.target, op.where.str()));
+          notes.push_back(
+              fmt::format("hide '{}' ({}): no mount namespace; still readable through "
+                          "the grant that contains it",
+                          op.target, op.where.str()));
         break;
       default: break;
     }
@@ -117,8 +118,8 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
 
 // Hiding the journal's directory must not hide what the jail is for, and
 // without a mount namespace nothing can be hidden inside a grant at all.
-void check_journal_placement(const Plan& plan, const FilesystemRequest& req,
-                             const std::string& dir, std::vector<std::string>& errors) {
+void check_journal_placement(const Plan& plan, const FilesystemRequest& req, const std::string& dir,
+                             std::vector<std::string>& errors) {
   if (dir.empty()) return;
   std::vector<std::pair<std::string, bool>> granted;  // path, writable
   if (!req.workspace.empty()) granted.push_back({req.workspace, true});
@@ -214,7 +215,8 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
   check_journal_placement(plan, req, journal_dir, errors);
   if (plan.net == NetMode::kProxy)
-    errors.push_back(policy.network.mode.where.str() + ": network mode \"proxy\" is not yet enforced");
+    errors.push_back(policy.network.mode.where.str() +
+                     ": network mode \"proxy\" is not yet enforced");
 
   // Start where the caller is when that place is visible, else the workspace.
   if (!plan.workspace.empty() && path_is_within(facts.cwd, plan.workspace))

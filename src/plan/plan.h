@@ -8,16 +8,16 @@
 
 #include "plan/host_facts.h"
 #include "plan/landlock_plan.h"
-#include "plan/rlimit_plan.h"
 #include "plan/mount_plan.h"
+#include "plan/rlimit_plan.h"
 #include "policy/policy.h"
 
 namespace aj {
 
 struct PlanInputs {
-  std::vector<std::string> argv;     // the command (empty for explain)
-  std::optional<std::string> workspace;  // --workspace, else facts.cwd
-  bool user_namespace = true;  // false: Landlock + seccomp + rlimits only
+  std::vector<std::string> argv;              // the command (empty for explain)
+  std::optional<std::string> workspace;       // --workspace, else facts.cwd
+  bool user_namespace = true;                 // false: Landlock + seccomp + rlimits only
   std::optional<std::string> journal_target;  // --journal PATH|-|fd:N
 };
 
@@ -36,7 +36,7 @@ struct Plan {
   std::uint32_t uid = 0, gid = 0;  // mapped to themselves inside
   std::string hostname = "agentjail";
   std::vector<std::string> argv;
-  std::vector<std::string> env;  // "NAME=VALUE", the command's whole environment
+  std::vector<std::string> env;                   // "NAME=VALUE", the command's whole environment
   std::vector<std::string> dropped_secret_names;  // host variables withheld (names only)
   LandlockPlan landlock;
   std::vector<RlimitSetting> rlimits;

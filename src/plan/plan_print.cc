@@ -12,8 +12,9 @@ std::string format_plan(const Plan& plan) {
   line("session", plan.session_id);
   line("workspace", plan.workspace.empty() ? "(none)" : plan.workspace + " (read-write)");
   line("cwd", plan.cwd);
-  line("network", plan.new_netns ? fmt::format("{} (own namespace, loopback only)", to_string(plan.net))
-                                 : std::string("host"));
+  line("network", plan.new_netns
+                      ? fmt::format("{} (own namespace, loopback only)", to_string(plan.net))
+                      : std::string("host"));
   line("ids", fmt::format("uid {} gid {} (mapped to themselves)", plan.uid, plan.gid));
   std::string cmd;
   for (const auto& a : plan.argv) cmd += (cmd.empty() ? "" : " ") + a;

@@ -41,7 +41,8 @@ class Builder {
   // The nearest enclosing read-write bind, if any (Landlock cannot narrow it).
   bool inside_writable(const std::string& path) const {
     for (const auto& op : plan_.mounts.ops) {
-      if (op.target != path && op.kind == MountKind::kBindReadWrite && path_is_within(path, op.target))
+      if (op.target != path && op.kind == MountKind::kBindReadWrite &&
+          path_is_within(path, op.target))
         return true;
     }
     return false;
@@ -65,9 +66,7 @@ class Builder {
           add("write", op.target, {"mount (private tmpfs, discarded at exit)", landlock()}, w);
           break;
         case MountKind::kHideDir:
-        case MountKind::kHideFile:
-          add("hidden", op.target, {"mount (empty, read-only)"}, w);
-          break;
+        case MountKind::kHideFile: add("hidden", op.target, {"mount (empty, read-only)"}, w); break;
         case MountKind::kSymlink:
           add("read", fmt::format("{} -> {}", op.target, op.source), {"mount (symlink)"}, w);
           break;
@@ -95,7 +94,9 @@ class Builder {
     for (const auto& rule : plan_.landlock.paths) {
       if (rule.kind != GrantKind::kExec) continue;
       add("execute", rule.path, {landlock()}, where_of(rule.where),
-          ctx_.landlock_abi > 0 ? "" : "not enforced: Landlock unavailable, everything readable is executable");
+          ctx_.landlock_abi > 0
+              ? ""
+              : "not enforced: Landlock unavailable, everything readable is executable");
     }
     if (ctx_.landlock_abi == 0)
       add("execute", "(anything readable)", {}, "filesystem.exec",
@@ -142,18 +143,20 @@ class Builder {
       std::vector<std::string> layers = {fmt::format("rlimit {}", to_string(rl.kind))};
       std::string note;
       if (rl.kind == RlimitKind::kProcesses) {
-        if (ctx_.cgroup_pids) layers.push_back("cgroup pids.max");
+        if (ctx_.cgroup_pids)
+          layers.push_back("cgroup pids.max");
         else if (plan_.uid == 0)
           note = "RLIMIT_NPROC does not bind uid 0 and no pids cgroup is available: not enforced";
       }
-      if (rl.kind == RlimitKind::kAddressSpace && ctx_.cgroup_memory) layers = {"cgroup memory.max"};
+      if (rl.kind == RlimitKind::kAddressSpace && ctx_.cgroup_memory)
+        layers = {"cgroup memory.max"};
       std::string value = rl.kind == RlimitKind::kCpuTime ? fmt::format("{}s", rl.hard)
                                                           : fmt::format("{}", rl.hard);
       if (rl.kind == RlimitKind::kAddressSpace || rl.kind == RlimitKind::kFileSize)
         value = format_size(rl.hard);
       if (!note.empty()) layers.clear();
-      add("limit", fmt::format("{} = {}", to_string(rl.kind), value), layers,
-          where_of(rl.where), note);
+      add("limit", fmt::format("{} = {}", to_string(rl.kind), value), layers, where_of(rl.where),
+          note);
     }
     if (plan_.timeout_ms)
       add("limit", fmt::format("wall time = {}", format_duration_ms(*plan_.timeout_ms)),
@@ -164,19 +167,23 @@ class Builder {
     add("environment", fmt::format("{} variables, rebuilt from the allowlist", plan_.env.size()),
         {"supervisor"}, "environment.keep");
     for (const auto& name : plan_.dropped_secret_names)
-      add("withheld", name, {"supervisor"}, "built in", "secret-looking; not in [environment] pass");
+      add("withheld", name, {"supervisor"}, "built in",
+          "secret-looking; not in [environment] pass");
   }
 
   void assumptions() {
     auto& a = r_.assumptions;
     a.push_back("The kernel is trusted: a kernel exploit escapes every layer. Use a VM for that.");
-    a.push_back("What the command may read can leave through what it may write (the workspace) "
-                "and, if granted, the network.");
-    a.push_back("Files written to the workspace (Makefiles, package scripts, .envrc, editor "
-                "settings) may run later on the host when you use them outside the jail; only "
-                ".git/hooks and .git/config are kept read-only by the default profile.");
-    a.push_back("The command shares your terminal: it can print escape sequences; typing into it "
-                "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");
+    a.push_back(
+        "What the command may read can leave through what it may write (the workspace) "
+        "and, if granted, the network.");
+    a.push_back(
+        "Files written to the workspace (Makefiles, package scripts, .envrc, editor "
+        "settings) may run later on the host when you use them outside the jail; only "
+        ".git/hooks and .git/config are kept read-only by the default profile.");
+    a.push_back(
+        "The command shares your terminal: it can print escape sequences; typing into it "
+        "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");
     if (!plan_.timeout_ms) a.push_back("No wall-clock limit: the session runs until it ends.");
     if (ctx_.landlock_abi == 0)
       a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");
@@ -231,10 +238,10 @@ std::string format_report_json(const Report& report, const Plan& plan, const Pol
   out += ",\"permitted\":[";
   for (std::size_t i = 0; i < report.rules.size(); ++i) {
     const auto& r = report.rules[i];
-    out += fmt::format("{}{{\"action\":{},\"subject\":{},\"layers\":{},\"enforced\":{},\"rule\":{},\"note\":{}}}",
-                       i ? "," : "", json_string(r.action), json_string(r.subject),
-                       json_list(r.layers), r.layers.empty() ? "false" : "true",
-                       json_string(r.rule), json_string(r.note));
+    out += fmt::format(
+        "{}{{\"action\":{},\"subject\":{},\"layers\":{},\"enforced\":{},\"rule\":{},\"note\":{}}}",
+        i ? "," : "", json_string(r.action), json_string(r.subject), json_list(r.layers),
+        r.layers.empty() ? "false" : "true", json_string(r.rule), json_string(r.note));
   }
   out += "],\"assumptions\":" + json_list(report.assumptions) + "}\n";
   return out;

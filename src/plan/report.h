@@ -24,8 +24,8 @@ struct ReportRule {
   std::string action;   // "read", "write", "execute", "hidden", "network", "syscalls", ...
   std::string subject;  // a path, a port, a limit
   std::vector<std::string> layers;  // empty: not enforced
-  std::string rule;     // the profile item (file:line:col) or "built in"
-  std::string note;     // why not enforced, or a caveat
+  std::string rule;                 // the profile item (file:line:col) or "built in"
+  std::string note;                 // why not enforced, or a caveat
 };
 
 struct Report {

@@ -29,9 +29,7 @@ const char* to_string(NetMode m) {
   return "?";
 }
 
-const char* to_string(SeccompDefault d) {
-  return d == SeccompDefault::kAllow ? "allow" : "deny";
-}
+const char* to_string(SeccompDefault d) { return d == SeccompDefault::kAllow ? "allow" : "deny"; }
 
 const char* to_string(SeccompAction a) {
   switch (a) {

@@ -57,10 +57,10 @@ struct NetworkPolicy {
 
 struct SeccompPolicy {
   std::optional<Item<SeccompDefault>> default_action;  // unset: allow
-  StringList deny;   // groups ("@mount") and syscall names
-  StringList allow;  // used with default = "deny"
-  std::optional<Item<SeccompAction>> action;  // unset: errno
-  std::optional<Item<int>> errno_value;       // unset: EPERM
+  StringList deny;                                     // groups ("@mount") and syscall names
+  StringList allow;                                    // used with default = "deny"
+  std::optional<Item<SeccompAction>> action;           // unset: errno
+  std::optional<Item<int>> errno_value;                // unset: EPERM
 };
 
 struct LimitsPolicy {
@@ -90,7 +90,7 @@ struct JournalPolicy {
 struct Policy {
   std::vector<std::string> chain;  // profile files, in merge order
   std::string description;
-  StringList require;              // layers that must be active
+  StringList require;  // layers that must be active
   FilesystemPolicy filesystem;
   NetworkPolicy network;
   SeccompPolicy seccomp;

@@ -17,8 +17,8 @@ namespace aj {
 
 template <typename T>
 struct ListEdit {
-  bool reset = false;              // named in this section's `replace`
-  std::vector<Item<T>> remove;     // "!value" entries, stored without the '!'
+  bool reset = false;           // named in this section's `replace`
+  std::vector<Item<T>> remove;  // "!value" entries, stored without the '!'
   std::vector<Item<T>> add;
 };
 

@@ -19,14 +19,20 @@ std::optional<std::uint32_t> bpf_evaluate(const BpfProgram& p, const SeccompData
       case BPF_LD:
         if (i.code == (BPF_LD | BPF_W | BPF_ABS) && i.k + 4 <= sizeof d && i.k % 4 == 0)
           std::memcpy(&a, reinterpret_cast<const char*>(&d) + i.k, 4);
-        else if (i.code == (BPF_LD | BPF_IMM)) a = i.k;
-        else if (i.code == (BPF_LD | BPF_MEM) && i.k < BPF_MEMWORDS) a = mem[i.k];
-        else return std::nullopt;
+        else if (i.code == (BPF_LD | BPF_IMM))
+          a = i.k;
+        else if (i.code == (BPF_LD | BPF_MEM) && i.k < BPF_MEMWORDS)
+          a = mem[i.k];
+        else
+          return std::nullopt;
         break;
       case BPF_LDX:
-        if (i.code == (BPF_LDX | BPF_IMM)) x = i.k;
-        else if (i.code == (BPF_LDX | BPF_MEM) && i.k < BPF_MEMWORDS) x = mem[i.k];
-        else return std::nullopt;
+        if (i.code == (BPF_LDX | BPF_IMM))
+          x = i.k;
+        else if (i.code == (BPF_LDX | BPF_MEM) && i.k < BPF_MEMWORDS)
+          x = mem[i.k];
+        else
+          return std::nullopt;
         break;
       case BPF_ST:
       case BPF_STX:
@@ -63,8 +69,10 @@ std::optional<std::uint32_t> bpf_evaluate(const BpfProgram& p, const SeccompData
       }
       case BPF_RET: return BPF_RVAL(i.code) == BPF_A ? a : i.k;
       case BPF_MISC:
-        if (BPF_MISCOP(i.code) == BPF_TAX) x = a;
-        else a = x;
+        if (BPF_MISCOP(i.code) == BPF_TAX)
+          x = a;
+        else
+          a = x;
         break;
       default: return std::nullopt;
     }

@@ -14,9 +14,9 @@
 namespace aj {
 
 struct NotifyOptions {
-  bool exec = true;         // notify execve/execveat
-  bool denials = true;      // notify (instead of answering) errno refusals
-  std::vector<int> extra;   // more syscall numbers to notify (trace mode)
+  bool exec = true;        // notify execve/execveat
+  bool denials = true;     // notify (instead of answering) errno refusals
+  std::vector<int> extra;  // more syscall numbers to notify (trace mode)
 };
 
 BpfProgram make_notifying_program(const BpfProgram& enforcing, const NotifyOptions& options);

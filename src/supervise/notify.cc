@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
@@ -9,12 +10,11 @@
 #include <unistd.h>
 
 #include <cstring>
-#include <fmt/format.h>
 
+#include "policy/variables.h"
 #include "seccomp/bpf_eval.h"
 #include "seccomp/names.h"
 #include "seccomp/notify_program.h"
-#include "policy/variables.h"
 
 #ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
 #define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
@@ -151,8 +151,8 @@ std::string describe_syscall_args(const std::string& name, const std::uint64_t a
   }
   if (name == "socket" || name == "socketpair") {
     static const std::pair<int, const char*> kFamilies[] = {
-        {1, "AF_UNIX"}, {2, "AF_INET"}, {10, "AF_INET6"}, {16, "AF_NETLINK"},
-        {17, "AF_PACKET"}, {40, "AF_VSOCK"}, {38, "AF_ALG"}, {31, "AF_BLUETOOTH"}};
+        {1, "AF_UNIX"},    {2, "AF_INET"},   {10, "AF_INET6"}, {16, "AF_NETLINK"},
+        {17, "AF_PACKET"}, {40, "AF_VSOCK"}, {38, "AF_ALG"},   {31, "AF_BLUETOOTH"}};
     const char* fam = "";
     for (auto [n, s] : kFamilies)
       if (static_cast<std::uint64_t>(n) == a[0]) fam = s;
@@ -160,7 +160,8 @@ std::string describe_syscall_args(const std::string& name, const std::uint64_t a
   }
   if (name == "clone" || name == "unshare") return fmt::format("flags=0x{:x}", a[0]);
   if (name == "ptrace") return fmt::format("request={} pid={}", a[0], static_cast<int>(a[1]));
-  if (name == "kill" || name == "tkill") return fmt::format("pid={} sig={}", static_cast<int>(a[0]), a[1]);
+  if (name == "kill" || name == "tkill")
+    return fmt::format("pid={} sig={}", static_cast<int>(a[0]), a[1]);
   return fmt::format("args=0x{:x},0x{:x},0x{:x}", a[0], a[1], a[2]);
 }
 
@@ -172,7 +173,8 @@ NotifyHandler::NotifyHandler(const BpfProgram& enforcing, EventSink* sink)
     sizes.seccomp_notif_resp = sizeof(struct seccomp_notif_resp);
   }
   req_buf_.resize(std::max<std::size_t>(sizes.seccomp_notif, sizeof(struct seccomp_notif)));
-  resp_buf_.resize(std::max<std::size_t>(sizes.seccomp_notif_resp, sizeof(struct seccomp_notif_resp)));
+  resp_buf_.resize(
+      std::max<std::size_t>(sizes.seccomp_notif_resp, sizeof(struct seccomp_notif_resp)));
 }
 
 void NotifyHandler::attach(UniqueFd listener) {
@@ -221,8 +223,7 @@ bool NotifyHandler::handle_one() {
     }
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
-    if (valid && sink_ && exists_in_target(pid, path))
-      sink_->exec(pid, parent_of(pid), path, argv);
+    if (valid && sink_ && exists_in_target(pid, path)) sink_->exec(pid, parent_of(pid), path, argv);
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
   } else if (trace_) {
     // Trace mode: a denial is the supervisor's EACCES; an allowed open

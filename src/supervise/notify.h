@@ -9,10 +9,9 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
-
-#include <functional>
 
 #include "base/unique_fd.h"
 #include "seccomp/filter.h"

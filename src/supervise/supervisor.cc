@@ -1,20 +1,18 @@
 #include "supervise/supervisor.h"
 
 #include <errno.h>
+#include <fmt/format.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <sys/uio.h>
-
 #include <cstring>
 #include <ctime>
-
-#include <fmt/format.h>
 
 #include "base/log.h"
 #include "base/unique_fd.h"
@@ -31,7 +29,8 @@ int send_signal(int pidfd, int sig) {
 std::uint64_t now_ms() {
   struct timespec ts;
   ::clock_gettime(CLOCK_MONOTONIC, &ts);
-  return static_cast<std::uint64_t>(ts.tv_sec) * 1000 + static_cast<std::uint64_t>(ts.tv_nsec) / 1000000;
+  return static_cast<std::uint64_t>(ts.tv_sec) * 1000 +
+         static_cast<std::uint64_t>(ts.tv_nsec) / 1000000;
 }
 
 void arm(int timerfd, std::uint64_t ms) {
@@ -99,9 +98,10 @@ class Loop {
 
   void on_init_exit() {
     siginfo_t info = {};
-    if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(o_.pidfd), &info, WEXITED) == 0) {
-      result_.init_wait_status = info.si_code == CLD_EXITED ? (info.si_status & 0xff) << 8
-                                                            : (info.si_status & 0x7f);
+    if (::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(o_.pidfd), &info, WEXITED) ==
+        0) {
+      result_.init_wait_status =
+          info.si_code == CLD_EXITED ? (info.si_status & 0xff) << 8 : (info.si_status & 0x7f);
     }
     init_done_ = true;
   }

@@ -1,5 +1,6 @@
 #include "sys/host_probe.h"
 
+#include <fmt/format.h>
 #include <pwd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
@@ -9,7 +10,6 @@
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
-#include <fmt/format.h>
 
 #include "sys/landlock.h"
 

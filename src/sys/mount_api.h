@@ -44,7 +44,8 @@ inline int mount_setattr(int dirfd, const char* path, unsigned flags, std::uint6
   attr.attr_clr = attr_clr;
   return static_cast<int>(::syscall(SYS_mount_setattr, dirfd, path, flags, &attr, sizeof attr));
 }
-inline int openat2(int dirfd, const char* path, std::uint64_t flags, std::uint64_t resolve) noexcept {
+inline int openat2(int dirfd, const char* path, std::uint64_t flags,
+                   std::uint64_t resolve) noexcept {
   struct open_how how = {};
   how.flags = flags;
   how.resolve = resolve;

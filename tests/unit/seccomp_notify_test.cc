@@ -1,9 +1,8 @@
+#include <doctest/doctest.h>
 #include <errno.h>
 #include <linux/audit.h>
 #include <linux/seccomp.h>
 #include <sys/syscall.h>
-
-#include <doctest/doctest.h>
 
 #include "seccomp/bpf_eval.h"
 #include "seccomp/filter.h"

@@ -10,10 +10,19 @@ TEST_CASE("sizes accept binary suffixes") {
     std::optional<std::uint64_t> bytes;
   };
   const Row rows[] = {
-      {"4096", 4096},          {"512M", 512ULL << 20}, {"8G", 8ULL << 30}, {"1k", 1024},
-      {"2GiB", 2ULL << 30},    {"3KB", 3072},          {"", std::nullopt}, {"G", std::nullopt},
-      {"12X", std::nullopt},   {"1.5G", std::nullopt}, {"-1", std::nullopt},
-      {"99999999999999999999", std::nullopt},          {"20000000000T", std::nullopt},
+      {"4096", 4096},
+      {"512M", 512ULL << 20},
+      {"8G", 8ULL << 30},
+      {"1k", 1024},
+      {"2GiB", 2ULL << 30},
+      {"3KB", 3072},
+      {"", std::nullopt},
+      {"G", std::nullopt},
+      {"12X", std::nullopt},
+      {"1.5G", std::nullopt},
+      {"-1", std::nullopt},
+      {"99999999999999999999", std::nullopt},
+      {"20000000000T", std::nullopt},
   };
   for (const auto& r : rows) {
     CAPTURE(r.text);
@@ -27,9 +36,9 @@ TEST_CASE("durations accept units and combinations") {
     std::optional<std::uint64_t> ms;
   };
   const Row rows[] = {
-      {"90s", 90000},       {"2h", 7200000},        {"1h30m", 5400000}, {"500ms", 500},
-      {"90", 90000},        {"1d", 86400000},       {"", std::nullopt}, {"5x", std::nullopt},
-      {"1h30", std::nullopt}, {"s", std::nullopt},  {"1.5h", std::nullopt},
+      {"90s", 90000},         {"2h", 7200000},     {"1h30m", 5400000},     {"500ms", 500},
+      {"90", 90000},          {"1d", 86400000},    {"", std::nullopt},     {"5x", std::nullopt},
+      {"1h30", std::nullopt}, {"s", std::nullopt}, {"1.5h", std::nullopt},
   };
   for (const auto& r : rows) {
     CAPTURE(r.text);
