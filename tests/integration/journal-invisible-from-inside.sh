@@ -4,13 +4,29 @@
 # ~/.local/state/agentjail/sessions (XDG_STATE_HOME unset) and --rw ~, the
 # command sees no journal (neither its own nor an earlier session's), cannot
 # read, append to, create or delete files there; on the host the journal is
-# written (mode 0600, directory 0700) and untouched.
+# written (mode 0600, directory 0700) and untouched. Without user namespaces
+# agentjail refuses that layout instead.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
 command -v python3 >/dev/null || die "python3 is needed"
 
 D=$FAKE_HOME/.local/state/agentjail/sessions
+
+# Without user namespaces nothing can be hidden inside a grant: agentjail must
+# refuse this layout (with a clear reason) rather than expose the journal, and
+# run once the journal is elsewhere.
+if [ "${AJ_TEST_MODE:-userns}" = nouserns ]; then
+  token=$(unique_token)
+  capture jail --rw "$FAKE_HOME" -- echo "ran-$token"
+  check_capture "no user namespace: refuses the journal inside a read-write home (exit 125)" rc_is 125
+  check_capture "... saying the journal cannot be hidden" err_matches "journal's directory .* cannot be hidden"
+  check_capture "... and the command did not run" out_lacks "ran-$token"
+  capture jail --rw "$FAKE_HOME" --journal "$RUN/elsewhere.jsonl" -- echo "ran-$token"
+  check_capture "control: with the journal outside the home it runs" out_has_line "ran-$token"
+  check "control: ... and that journal was written" [ -s "$RUN/elsewhere.jsonl" ]
+  finish
+fi
 # The host path is passed in: the jail may give the command another $HOME.
 probe='D=$2
 echo "SESSION:$AGENTJAIL_SESSION"
