@@ -236,6 +236,7 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   const auto& j = st.prepared->policy.journal;
   layer_options.observe_exec = !j.exec || j.exec->value;
   if (o.trace || (j.trace && j.trace->value)) layer_options.trace_syscalls = traced_open_syscalls();
+  layer_options.create_cgroup = !o.dry_run;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
   if (!layers) {
     log::error("{}", layers.error().render());
@@ -244,6 +245,7 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   st.layers = std::move(*layers);
   auto missing = missing_required(st.prepared->policy, plan, *st.layers);
   if (!missing.empty()) {
+    finish_cgroup(*st.layers);
     for (const auto& m : missing) std::cerr << m << '\n';
     log::error("refusing to run without a required layer");
     return std::nullopt;

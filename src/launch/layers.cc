@@ -72,7 +72,7 @@ Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const P
     layers->installed = make_notifying_program(layers->seccomp, no);
   }
 
-  if (plan.memory_max || plan.pids_max) {
+  if (options.create_cgroup && (plan.memory_max || plan.pids_max)) {
     CgroupSupport support = detect_cgroups();
     CgroupLimits limits;
     if (plan.memory_max && support.memory) limits.memory_max = plan.memory_max;

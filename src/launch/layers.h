@@ -36,6 +36,7 @@ struct LayerOptions {
   bool observe = false;             // supervisor journals via seccomp notifications
   bool observe_exec = true;         // ... including every execve
   std::vector<int> trace_syscalls;  // ... and these (trace mode)
+  bool create_cgroup = true;        // false for --dry-run: no side effects
 };
 
 // The result must stay at one address until the child has exec'd (the hooks

@@ -20,6 +20,7 @@ struct HostFacts {
   std::vector<std::string> environ;  // "NAME=VALUE", the caller's environment
   int landlock_abi = 0;              // 0: Landlock unavailable
   std::string kernel_release;
+  std::string terminal;  // the caller's terminal device (ttyname), if any
 };
 
 enum class FileKind { kMissing, kDirectory, kFile, kSymlink, kOther };

@@ -70,6 +70,10 @@ class Planner {
     std::vector<MountOp> builtins;
     add_builtin_proc(builtins);
     add_builtin_dev(builtins);
+    // The terminal the command already holds on fds 0-2 gets a name, so that
+    // ttyname()/tty(1) work (bubblewrap does the same); no other host tty.
+    if (!req_.terminal.empty())
+      builtins.push_back({MountKind::kBindDevice, req_.terminal, "/dev/console", {}, 0, true});
     std::vector<MountOp> requested;
     for (const auto& [path, r] : winners_) plan_one(r, requested);
     // Builtins first, then shallowest first: a nested mount lands on its parent.

@@ -49,6 +49,7 @@ struct FilesystemRequest {
   std::vector<ExpandedPath> read_only, read_write, hide, tmpfs, optional;
   std::string workspace;  // empty when none
   SourceLoc workspace_where;
+  std::string terminal;  // the caller's tty, shown inside as /dev/console
 };
 
 struct MountPlan {

@@ -174,6 +174,8 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     } else {
       plan.workspace = disk.real_path(ws).value_or(ws);
     }
+    // Everything else would only repeat this (every ${WORKSPACE} fails).
+    if (!errors.empty()) return result;
   }
 
   Variables vars = variables_for(facts, plan.workspace);
@@ -205,6 +207,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   req.optional = expand_list(fs.optional, vars, errors);
   req.workspace = plan.workspace;
   req.workspace_where = {"workspace", 0, 0};
+  req.terminal = facts.terminal;
   plan.mounts = build_mount_plan(req, disk);
   plan.hides = req.hide;
   for (auto& e : plan.mounts.errors) errors.push_back(e);

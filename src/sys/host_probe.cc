@@ -74,6 +74,10 @@ Result<HostFacts> probe_host(char** environ_ptr) {
   f.session_id = new_session_id();
   for (char** e = environ_ptr; e && *e; ++e) f.environ.emplace_back(*e);
   f.landlock_abi = landlock_abi_version();
+  for (int fd = 0; fd <= 2 && f.terminal.empty(); ++fd) {
+    char name[PATH_MAX];
+    if (::isatty(fd) && ::ttyname_r(fd, name, sizeof name) == 0) f.terminal = name;
+  }
   struct utsname u;
   if (::uname(&u) == 0) f.kernel_release = u.release;
   return f;

@@ -1,7 +1,7 @@
 #!/bin/bash
 # The terminal keeps working for interactive programs: run under a pseudo
 # terminal (script(1)), the command's stdin and stdout are terminals, termios
-# calls work, and it reads what is typed.
+# calls work, it reads what is typed, and tty(1) names a device.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -33,9 +33,10 @@ RC=$?
 check_capture "inside: stdin is a terminal" out_has_line STDIN:TTY
 check_capture "inside: stdout is a terminal" out_has_line STDOUT:TTY
 check_capture "inside: termios works (stty -g)" out_has_line TERMIOS:OK
-# tty(1)/ttyname() cannot name the terminal inside: its /dev/pts/N lives in
-# the host's devpts, which the jail does not mount (it would expose every other
-# terminal of the user). bubblewrap behaves the same. Not checked.
+# The host's /dev/pts/N is not mounted inside (that would expose every other
+# terminal of the user); the terminal the command holds is bound at
+# /dev/console, as bubblewrap does, so tty(1) names it.
+check_capture "inside: tty(1) names the terminal" out_has "TTYNAME:OK:/dev/"
 check_capture "inside: the command reads what is typed" out_has_line "TYPED:typed-$token"
 
 finish
