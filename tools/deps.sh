@@ -4,7 +4,8 @@
 # everything is present.
 set -eu
 PACKAGES="meson ninja-build pkg-config g++ libcli11-dev libseccomp-dev libfmt-dev
-libtomlplusplus-dev doctest-dev scdoc git python3 iproute2 util-linux procps"
+libtomlplusplus-dev doctest-dev scdoc git python3 iproute2 util-linux procps
+bash-completion zsh fish"
 [ "${AJ_WITH_BENCH:-0}" = 1 ] && PACKAGES="$PACKAGES bubblewrap"
 
 missing=""
