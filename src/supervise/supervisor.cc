@@ -61,7 +61,7 @@ class Loop {
       int n = ::epoll_wait(epoll_.get(), ev, 8, -1);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
-      for (int i = 0; i < n; ++i) dispatch(static_cast<int>(ev[i].data.u32));
+      for (int i = 0; i < n; ++i) dispatch(static_cast<int>(ev[i].data.u32), ev[i].events);
       if (o_.sink && !o_.sink->healthy() && !journal_stop_) {
         // journal.required: no unrecorded session.
         journal_stop_ = true;
@@ -83,14 +83,17 @@ class Loop {
     ::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev);
   }
 
-  void dispatch(int src) {
+  void dispatch(int src, std::uint32_t events) {
     switch (src) {
       case kPid: on_init_exit(); break;
       case kStatus: drain_reports(); break;
       case kSignal: on_signal(); break;
       case kTimer: on_timer(); break;
       case kNotify:
-        if (!o_.notify->handle_one())
+        // EPOLLHUP: no task uses the filter any more; stop watching, or the
+        // loop would spin until the init has gone.
+        if ((events & EPOLLIN) && o_.notify->handle_one()) break;
+        if (events & (EPOLLHUP | EPOLLERR) || !(events & EPOLLIN))
           ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, o_.notify->fd(), nullptr);
         break;
     }
