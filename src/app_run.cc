@@ -36,11 +36,19 @@ std::vector<std::string> not_yet_enforced(const Policy& p) {
   return out;
 }
 
-void finish_cgroup(PreparedLayers& layers) {
+// Reads what the session's cgroup refused (journaled as `limit` events when a
+// sink is given), then removes the group.
+void finish_cgroup(PreparedLayers& layers, EventSink* sink = nullptr) {
   if (!layers.cgroup) return;
   CgroupEvents ev = read_cgroup_events(*layers.cgroup);
-  if (ev.oom_kills) log::warn("memory limit hit: {} process(es) killed", ev.oom_kills);
-  if (ev.pids_max_hits) log::warn("process limit hit {} time(s)", ev.pids_max_hits);
+  if (ev.oom_kills) {
+    log::warn("memory limit hit: {} process(es) killed", ev.oom_kills);
+    if (sink) sink->limit_hit("memory", fmt::format("{} oom kill(s)", ev.oom_kills));
+  }
+  if (ev.pids_max_hits) {
+    log::warn("process limit hit {} time(s)", ev.pids_max_hits);
+    if (sink) sink->limit_hit("processes", fmt::format("{} fork(s) refused", ev.pids_max_hits));
+  }
   auto destroyed = destroy_session_cgroup(*layers.cgroup);
   if (!destroyed) log::warn("{}", destroyed.error().render());
   layers.cgroup.reset();
@@ -324,9 +332,9 @@ int command_run(const CliOptions& o) {
     lo.notify = &notify;
     lo.sink = sink;
     auto outcome = launch(plan, lo);
+    finish_cgroup(*st->layers, sink);
     if (outcome && journal)
       journal->session_end(outcome->exit_code, outcome->signal, outcome->timed_out);
-    finish_cgroup(*st->layers);
     if (!plan.user_namespace) remove_private_dir(plan.private_dir);
     if (!outcome && plan.user_namespace && is_userns_refusal(outcome.error())) {
       log::warn(
