@@ -159,7 +159,12 @@ int exec_command(const ChildSpec& spec) noexcept {
       std::memcpy(buf + n, file, flen + 1);
       if (::faccessat(AT_FDCWD, buf, X_OK, AT_EACCESS) == 0) {
         ::execve(buf, spec.argv, spec.envp);
-        if (errno != ENOENT && errno != ENOTDIR) return errno;
+        // As execvp: EACCES (e.g. Landlock refusing one PATH entry) is
+        // remembered and the search goes on; other failures end it.
+        if (errno == EACCES || errno == EPERM)
+          best = errno;
+        else if (errno != ENOENT && errno != ENOTDIR)
+          return errno;
       } else if (errno == EACCES || errno == EPERM) {
         best = errno;
       }
@@ -184,6 +189,10 @@ int exec_command(const ChildSpec& spec) noexcept {
     if (int e = h.apply_rlimits(h.rlimits_ctx, &index)) die(spec, ChildStage::kRlimits, index, e);
   }
   if (int e = close_inherited_fds(spec)) die(spec, ChildStage::kCloseFds, -1, e);
+  // A fresh, empty session keyring: the caller's keys (and its user's) stay
+  // out of reach even for a profile that allows the keyring syscalls.
+  if (::syscall(SYS_keyctl, 1 /* KEYCTL_JOIN_SESSION_KEYRING */, nullptr) < 0 && errno != ENOSYS)
+    die(spec, ChildStage::kSetup, -1, errno);
   if (int e = drop_capabilities()) die(spec, ChildStage::kCapabilities, -1, e);
   // no_new_privs: required by Landlock and unprivileged seccomp, and makes
   // setuid binaries inside inert.
