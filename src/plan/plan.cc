@@ -143,6 +143,15 @@ void check_journal_placement(const Plan& plan, const FilesystemRequest& req, con
   }
 }
 
+// Places that make a poor implicit workspace: the home directory and its
+// ancestors, and the machine's shared scratch and runtime directories.
+bool is_shared_place(const std::string& ws, const std::string& home) {
+  if (!home.empty() && home != "/" && path_is_within(home, ws)) return true;
+  for (const char* shared : {"/tmp", "/var/tmp", "/run", "/dev/shm", "/var", "/etc", "/usr"})
+    if (ws == shared) return true;
+  return false;
+}
+
 }  // namespace
 
 std::string journal_directory(const std::string& target) {
@@ -169,6 +178,13 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     FileKind kind = disk.kind(ws);
     if (ws == "/") {
       errors.push_back("the workspace cannot be '/'; choose a directory with --workspace");
+    } else if (!inputs.workspace && is_shared_place(ws, facts.home)) {
+      // Started from ~ (dotfiles: code the host runs later), /tmp or /run
+      // (other programs' sockets): only when the user says so.
+      errors.push_back(fmt::format(
+          "the current directory '{}' would make {} writable in the jail; run agentjail from a "
+          "project directory, or say --workspace '{}' if that is really meant",
+          ws, path_is_within(facts.home, ws) ? "your home directory" : "a shared directory", ws));
     } else if (kind != FileKind::kDirectory) {
       errors.push_back(fmt::format("workspace '{}' is not a directory", ws));
     } else {

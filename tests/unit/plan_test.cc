@@ -1,0 +1,267 @@
+// Plan building with fake host facts and a fake disk: the mount list's order
+// and kinds, symlinks, missing paths, hides, the workspace, and the command
+// line as the last layer.
+#include "plan/plan.h"
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <map>
+
+#include "cli/cli.h"
+#include "cli/cli_layer.h"
+#include "profile/merge.h"
+
+namespace aj {
+namespace {
+
+class FakeDisk final : public Disk {
+ public:
+  std::map<std::string, FileKind> kinds;
+  std::map<std::string, std::string> links;  // symlink -> text
+  std::map<std::string, std::string> real;   // path -> realpath when it differs
+
+  FileKind kind(const std::string& p) const override {
+    auto it = kinds.find(p);
+    return it == kinds.end() ? FileKind::kMissing : it->second;
+  }
+  std::optional<std::string> read_link(const std::string& p) const override {
+    auto it = links.find(p);
+    if (it == links.end()) return std::nullopt;
+    return it->second;
+  }
+  std::optional<std::string> real_path(const std::string& p) const override {
+    if (kind(p) == FileKind::kMissing) return std::nullopt;
+    auto it = real.find(p);
+    return it == real.end() ? p : it->second;
+  }
+};
+
+HostFacts facts() {
+  HostFacts f;
+  f.uid = 1000;
+  f.gid = 1000;
+  f.home = "/home/u";
+  f.cwd = "/home/u/proj";
+  f.tmpdir = "/tmp";
+  f.state_dir = "/home/u/.local/state/agentjail";
+  f.session_id = "0123456789abcdef";
+  f.environ = {"PATH=/usr/bin:/bin", "HOME=/home/u", "GITHUB_TOKEN=ghp_x", "TERM=xterm"};
+  f.landlock_abi = 7;
+  return f;
+}
+
+FakeDisk disk() {
+  FakeDisk d;
+  for (const char* dir :
+       {"/usr", "/etc", "/home/u", "/home/u/proj", "/home/u/proj/.git", "/home/u/proj/.git/hooks",
+        "/home/u/.ssh", "/opt", "/home/u/.local/state/agentjail/sessions"})
+    d.kinds[dir] = FileKind::kDirectory;
+  d.kinds["/home/u/proj/.git/config"] = FileKind::kFile;
+  d.kinds["/etc/shadow"] = FileKind::kFile;
+  d.kinds["/bin"] = FileKind::kSymlink;
+  d.links["/bin"] = "usr/bin";
+  d.real["/bin"] = "/usr/bin";
+  return d;
+}
+
+Item<std::string> at(const char* v, int line) { return {v, {"p.toml", line, 1}}; }
+
+Policy policy() {
+  ProfileLayer l;
+  l.file = "p.toml";
+  l.filesystem.workspace = Item<WorkspaceMode>{WorkspaceMode::kBind, {"p.toml", 1, 1}};
+  l.filesystem.read_only.add = {at("/usr", 2), at("/etc", 2), at("/bin", 2),
+                                at("${WORKSPACE}/.git/hooks", 3),
+                                at("${WORKSPACE}/.git/config", 3)};
+  l.filesystem.optional.add = {at("${WORKSPACE}/.git/hooks", 3), at("${WORKSPACE}/.git/config", 3)};
+  l.filesystem.tmpfs.add = {at("/tmp", 4), at("~", 4)};
+  l.filesystem.hide.add = {at("~/.ssh", 5), at("/etc/shadow", 5)};
+  l.filesystem.exec.add = {at("/usr", 6), at("${WORKSPACE}", 6)};
+  l.environment.keep.add = {at("PATH", 7), at("TERM", 7), at("GITHUB_*", 7)};
+  return merge_layers({l});
+}
+
+std::vector<std::string> describe(const Plan& p) {
+  std::vector<std::string> out;
+  for (const auto& op : p.mounts.ops) out.push_back(op.describe());
+  return out;
+}
+
+std::size_t index_of(const std::vector<std::string>& v, const std::string& s) {
+  return static_cast<std::size_t>(std::find(v.begin(), v.end(), s) - v.begin());
+}
+
+PlanResult plan_with(const Policy& pol, FakeDisk d = disk(), PlanInputs in = {}) {
+  in.argv = {"sh"};
+  return build_plan(pol, facts(), d, in);
+}
+
+}  // namespace
+
+TEST_CASE("the mount list puts built-ins first and parents before what is mounted on them") {
+  PlanResult r = plan_with(policy());
+  REQUIRE(r.errors.empty());
+  auto d = describe(*r.plan);
+  CHECK(d.front() == "proc '/proc'");
+  CHECK(index_of(d, "tmpfs '/home/u' (mode 755)") < index_of(d, "bind '/home/u/proj'"));
+  CHECK(index_of(d, "bind '/home/u/proj'") < index_of(d, "ro-bind '/home/u/proj/.git/hooks'"));
+  CHECK(index_of(d, "bind '/home/u/proj'") < index_of(d, "ro-bind '/home/u/proj/.git/config'"));
+  CHECK(index_of(d, "ro-bind '/etc'") < index_of(d, "hide file '/etc/shadow'"));
+  CHECK(index_of(d, "read-only '/proc/sys'") < d.size());
+  CHECK(index_of(d, "tmpfs '/tmp' (mode 1777)") < d.size());
+}
+
+TEST_CASE("a top-level symlink is recreated, not followed") {
+  PlanResult r = plan_with(policy());
+  REQUIRE(r.plan);
+  auto d = describe(*r.plan);
+  CHECK(index_of(d, "symlink '/bin' -> 'usr/bin'") < d.size());
+}
+
+TEST_CASE("a hide under a private tmpfs needs no mount; one under a bind gets one") {
+  PlanResult r = plan_with(policy());
+  REQUIRE(r.plan);
+  auto d = describe(*r.plan);
+  CHECK(index_of(d, "hide dir '/home/u/.ssh'") == d.size());  // ~ is a tmpfs
+  CHECK(index_of(d, "hide file '/etc/shadow'") < d.size());
+  // Still listed as requested, for explain.
+  bool listed = std::any_of(r.plan->hides.begin(), r.plan->hides.end(),
+                            [](const ExpandedPath& h) { return h.path == "/home/u/.ssh"; });
+  CHECK(listed);
+}
+
+TEST_CASE("a missing path is an error at its profile location unless optional") {
+  Policy p = policy();
+  p.filesystem.read_only.push_back({"/data", {"p.toml", 14, 3}});
+  PlanResult r = plan_with(p);
+  CHECK_FALSE(r.plan);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].rfind("p.toml:14:3: '/data' does not exist", 0) == 0);
+  p.filesystem.optional.push_back({"/data", {"p.toml", 15, 3}});
+  CHECK(plan_with(p).plan);
+}
+
+TEST_CASE("a symlink in the workspace may not pull a host path into the jail") {
+  FakeDisk d = disk();
+  d.kinds["/home/u/proj/.git/hooks"] = FileKind::kSymlink;
+  d.real["/home/u/proj/.git/hooks"] = "/home/u/.ssh";
+  PlanResult r = plan_with(policy(), d);
+  CHECK_FALSE(r.plan);
+  REQUIRE_FALSE(r.errors.empty());
+  CHECK(r.errors[0].find("outside the workspace") != std::string::npos);
+}
+
+TEST_CASE("the home directory or /tmp is refused as an implicit workspace") {
+  FakeDisk d = disk();
+  HostFacts f = facts();
+  for (const char* cwd : {"/home/u", "/home", "/tmp"}) {
+    CAPTURE(cwd);
+    f.cwd = cwd;
+    d.kinds[cwd] = FileKind::kDirectory;
+    PlanInputs in;
+    in.argv = {"sh"};
+    PlanResult r = build_plan(policy(), f, d, in);
+    CHECK_FALSE(r.plan);
+    in.workspace = cwd;  // said explicitly: allowed
+    PlanResult explicit_ws = build_plan(policy(), f, d, in);
+    CAPTURE(explicit_ws.errors.size());
+    CHECK(explicit_ws.plan);
+  }
+}
+
+TEST_CASE("the journal's directory is hidden from the jail") {
+  Policy p = policy();
+  p.filesystem.read_write.push_back({"~", {"p.toml", 20, 1}});  // home bound read-write
+  PlanResult r = plan_with(p);
+  REQUIRE(r.plan);
+  CHECK(r.plan->journal_target == "/home/u/.local/state/agentjail/sessions/0123456789abcdef.jsonl");
+  auto d = describe(*r.plan);
+  CHECK(index_of(d, "hide dir '/home/u/.local/state/agentjail/sessions'") < d.size());
+}
+
+TEST_CASE("the environment is rebuilt: secrets withheld, HOME and TMPDIR set") {
+  PlanResult r = plan_with(policy());
+  REQUIRE(r.plan);
+  const auto& env = r.plan->env;
+  auto has = [&env](const std::string& e) {
+    return std::find(env.begin(), env.end(), e) != env.end();
+  };
+  CHECK(has("PATH=/usr/bin:/bin"));
+  CHECK(has("HOME=/home/u"));
+  CHECK(has("TMPDIR=/tmp"));
+  CHECK(has("AGENTJAIL=1"));
+  CHECK_FALSE(std::any_of(env.begin(), env.end(),
+                          [](const std::string& e) { return e.rfind("GITHUB_TOKEN=", 0) == 0; }));
+  CHECK(r.plan->dropped_secret_names == std::vector<std::string>{"GITHUB_TOKEN"});
+}
+
+TEST_CASE("command-line options are the last layer and override the profile") {
+  CliOptions o;
+  o.rw = {"/opt"};
+  o.hide = {"!/etc/shadow"};
+  o.net = "host";
+  o.timeout = "90s";
+  auto cli = cli_layer(o, "/home/u/proj");
+  REQUIRE(cli);
+  ProfileLayer base;
+  base.file = "p.toml";
+  Policy merged = merge_layers({base, *cli});
+  CHECK(merged.network.mode.value == NetMode::kHost);
+  REQUIRE(merged.limits.wall_time_ms);
+  CHECK(merged.limits.wall_time_ms->value == 90000);
+
+  ProfileLayer prof;
+  prof.file = "p.toml";
+  prof.filesystem.hide.add = {at("/etc/shadow", 5)};
+  Policy with_removal = merge_layers({prof, *cli});
+  CHECK(with_removal.filesystem.hide.empty());
+  REQUIRE(with_removal.filesystem.read_write.size() == 1);
+  CHECK(with_removal.filesystem.read_write[0].where.file == "command line (--rw)");
+}
+
+TEST_CASE("a relative command-line path is taken from the current directory") {
+  CliOptions o;
+  o.ro = {"data"};
+  auto cli = cli_layer(o, "/home/u/proj");
+  REQUIRE(cli);
+  REQUIRE(cli->filesystem.read_only.add.size() == 1);
+  CHECK(cli->filesystem.read_only.add[0].value == "/home/u/proj/data");
+}
+
+TEST_CASE("a bad --net or --timeout value is refused naming the option") {
+  CliOptions o;
+  o.net = "everywhere";
+  auto r = cli_layer(o, "/");
+  REQUIRE_FALSE(r);
+  CHECK(r.error().render().rfind("--net:", 0) == 0);
+  CliOptions t;
+  t.timeout = "soon";
+  auto r2 = cli_layer(t, "/");
+  REQUIRE_FALSE(r2);
+  CHECK(r2.error().render().rfind("--timeout:", 0) == 0);
+}
+
+TEST_CASE("without user namespaces Landlock grants the would-be binds and private dirs") {
+  PlanInputs in;
+  in.user_namespace = false;
+  PlanResult r = plan_with(policy(), disk(), in);
+  REQUIRE(r.plan);
+  const auto& paths = r.plan->landlock.paths;
+  auto granted = [&paths](const std::string& p) {
+    return std::any_of(paths.begin(), paths.end(),
+                       [&p](const LandlockPathRule& rule) { return rule.path == p; });
+  };
+  CHECK(granted("/usr"));
+  CHECK(granted("/home/u/proj"));
+  CHECK(granted("/home/u/.local/state/agentjail/sessions/0123456789abcdef/home"));
+  CHECK_FALSE(granted("/tmp"));     // the host's shared /tmp
+  CHECK_FALSE(granted("/home/u"));  // the host's home
+  CHECK_FALSE(granted("/"));
+  bool hide_reported =
+      std::any_of(r.plan->landlock.not_enforced.begin(), r.plan->landlock.not_enforced.end(),
+                  [](const std::string& s) { return s.find("/etc/shadow") != std::string::npos; });
+  CHECK(hide_reported);
+}
+
+}  // namespace aj
