@@ -7,8 +7,10 @@
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "policy/variables.h"
@@ -29,12 +31,38 @@ namespace {
 constexpr std::size_t kMaxString = 4096;
 constexpr std::size_t kMaxArgs = 256;
 
+// The notified process's memory: process_vm_readv (one syscall, no fd),
+// falling back to /proc/PID/mem where that is refused.
+class Remote {
+ public:
+  explicit Remote(int pid) : pid_(pid) {}
+  ssize_t read(std::uint64_t addr, void* buf, std::size_t n) {
+    struct iovec local = {buf, n};
+    struct iovec remote = {reinterpret_cast<void*>(addr), n};
+    ssize_t r = ::process_vm_readv(pid_, &local, 1, &remote, 1, 0);
+    if (r >= 0 || (errno != ENOSYS && errno != EPERM)) return r;
+    if (!mem_) {
+      char path[64];
+      std::snprintf(path, sizeof path, "/proc/%d/mem", pid_);
+      mem_.reset(::open(path, O_RDONLY | O_CLOEXEC));
+      if (!mem_) return -1;
+    }
+    return ::pread(mem_.get(), buf, n, static_cast<off_t>(addr));
+  }
+
+ private:
+  int pid_;
+  UniqueFd mem_;
+};
+
 // Reads a NUL-terminated string from the target's memory.
-std::string read_string(int mem, std::uint64_t addr) {
+std::string read_string(Remote& mem, std::uint64_t addr) {
   std::string out;
-  char buf[256];
+  char buf[512];
   while (addr != 0 && out.size() < kMaxString) {
-    ssize_t n = ::pread(mem, buf, sizeof buf, static_cast<off_t>(addr));
+    // Stop at the page end so an unmapped next page does not fail the read.
+    std::size_t to_page_end = 4096 - (addr % 4096);
+    ssize_t n = mem.read(addr, buf, std::min(sizeof buf, to_page_end));
     if (n <= 0) break;
     const char* end = static_cast<const char*>(std::memchr(buf, '\0', static_cast<size_t>(n)));
     out.append(buf, end ? static_cast<size_t>(end - buf) : static_cast<size_t>(n));
@@ -44,13 +72,19 @@ std::string read_string(int mem, std::uint64_t addr) {
   return out;
 }
 
-std::vector<std::string> read_argv(int mem, std::uint64_t addr) {
+std::vector<std::string> read_argv(Remote& mem, std::uint64_t addr) {
   std::vector<std::string> argv;
-  for (std::size_t i = 0; addr != 0 && i < kMaxArgs; ++i) {
-    std::uint64_t p = 0;
-    if (::pread(mem, &p, sizeof p, static_cast<off_t>(addr + i * sizeof p)) != sizeof p || p == 0)
-      break;
-    argv.push_back(read_string(mem, p));
+  std::uint64_t ptrs[32];
+  std::size_t i = 0;
+  while (addr != 0 && i < kMaxArgs) {
+    std::size_t to_page_end = 4096 - ((addr + i * 8) % 4096);
+    std::size_t want = std::min(sizeof ptrs, to_page_end);
+    ssize_t n = mem.read(addr + i * 8, ptrs, want);
+    if (n < 8) break;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(n) / 8; ++k, ++i) {
+      if (ptrs[k] == 0 || i >= kMaxArgs) return argv;
+      argv.push_back(read_string(mem, ptrs[k]));
+    }
   }
   return argv;
 }
@@ -113,10 +147,7 @@ std::vector<int> traced_open_syscalls() { return {SYS_open, SYS_openat, SYS_open
 void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* resp_ptr) {
   auto* resp = static_cast<struct seccomp_notif_resp*>(resp_ptr);
   resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-  char mem_path[64];
-  std::snprintf(mem_path, sizeof mem_path, "/proc/%d/mem", pid);
-  UniqueFd mem(::open(mem_path, O_RDONLY | O_CLOEXEC));
-  if (!mem) return;
+  Remote mem(pid);
   int dirfd = AT_FDCWD;
   std::uint64_t path_addr = a[0], flags = a[1];
   if (nr == SYS_openat || nr == SYS_openat2) {
@@ -126,11 +157,11 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
   }
   if (nr == SYS_openat2) {
     struct open_how how = {};
-    if (::pread(mem.get(), &how, sizeof how, static_cast<off_t>(a[2])) != sizeof how) return;
+    if (mem.read(a[2], &how, sizeof how) != sizeof how) return;
     flags = how.flags;
   }
   if (nr == SYS_creat) flags = O_WRONLY | O_CREAT | O_TRUNC;
-  std::string path = absolute_path(pid, dirfd, read_string(mem.get(), path_addr));
+  std::string path = absolute_path(pid, dirfd, read_string(mem, path_addr));
   if (path.empty()) return;
   bool write = wants_write(flags);
   std::string verdict = trace_(path, write);
@@ -211,16 +242,10 @@ bool NotifyHandler::handle_one() {
     std::string name = seccomp_syscall_name(data.nr);
     if (sink_) sink_->syscall_denied(pid, name, describe_syscall_args(name, data.args), err);
   } else if (is_exec) {
-    char mem_path[64];
-    std::snprintf(mem_path, sizeof mem_path, "/proc/%d/mem", pid);
-    UniqueFd mem(::open(mem_path, O_RDONLY | O_CLOEXEC));
-    std::string path;
-    std::vector<std::string> argv;
-    if (mem) {
-      bool at = data.nr == SYS_execveat;
-      path = read_string(mem.get(), data.args[at ? 1 : 0]);
-      argv = read_argv(mem.get(), data.args[at ? 2 : 1]);
-    }
+    Remote mem(pid);
+    bool at = data.nr == SYS_execveat;
+    std::string path = read_string(mem, data.args[at ? 1 : 0]);
+    std::vector<std::string> argv = read_argv(mem, data.args[at ? 2 : 1]);
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
     if (valid && sink_ && exists_in_target(pid, path)) sink_->exec(pid, parent_of(pid), path, argv);
