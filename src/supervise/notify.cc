@@ -17,13 +17,7 @@
 #include "seccomp/bpf_eval.h"
 #include "seccomp/names.h"
 #include "seccomp/notify_program.h"
-
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
+#include "sys/seccomp_uapi.h"
 
 namespace aj {
 namespace {

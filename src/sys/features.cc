@@ -21,14 +21,7 @@
 #include "sys/cgroup.h"
 #include "sys/landlock.h"
 #include "sys/mount_api.h"
-
-// Debian 12's headers (Linux 6.1) predate the listener flags of Linux 6.6.
-#ifndef SECCOMP_IOCTL_NOTIF_SET_FLAGS
-#define SECCOMP_IOCTL_NOTIF_SET_FLAGS SECCOMP_IOW(4, __u64)
-#endif
-#ifndef SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP
-#define SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP (1UL << 0)
-#endif
+#include "sys/seccomp_uapi.h"
 
 namespace aj {
 namespace {

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "seccomp/arg_rules.h"
+#include "seccomp/bpf_eval.h"
 #include "seccomp/filter.h"
 #include "seccomp/groups.h"
 #include "seccomp/names.h"
@@ -32,87 +33,11 @@ constexpr std::uint32_t errno_ret(int e) {
   return SECCOMP_RET_ERRNO | static_cast<std::uint32_t>(e);
 }
 
-struct SeccompData {  // struct seccomp_data
-  std::int32_t nr;
-  std::uint32_t arch;
-  std::uint64_t ip;
-  std::uint64_t args[6];
-};
 static_assert(sizeof(SeccompData) == sizeof(seccomp_data));
 
-// The classic BPF subset a seccomp filter may use. nullopt: the program did
-// something the kernel would reject (bad load, fell off the end, ...).
+// The supervisor's own interpreter (seccomp/bpf_eval.h) runs the programs.
 std::optional<std::uint32_t> run_bpf(const BpfProgram& p, const SeccompData& d) {
-  std::uint32_t a = 0;
-  std::uint32_t x = 0;
-  std::uint32_t mem[BPF_MEMWORDS] = {};
-  for (std::size_t pc = 0; pc < p.insns.size(); ++pc) {
-    const BpfInsn& i = p.insns[pc];
-    const std::uint32_t src = BPF_SRC(i.code) == BPF_X ? x : i.k;
-    switch (BPF_CLASS(i.code)) {
-      case BPF_LD:
-        if (i.code == (BPF_LD | BPF_W | BPF_ABS)) {
-          if (i.k % 4 != 0 || i.k + 4 > sizeof d) return std::nullopt;
-          std::memcpy(&a, reinterpret_cast<const char*>(&d) + i.k, 4);
-        } else if (i.code == (BPF_LD | BPF_IMM)) {
-          a = i.k;
-        } else if (i.code == (BPF_LD | BPF_MEM) && i.k < BPF_MEMWORDS) {
-          a = mem[i.k];
-        } else {
-          return std::nullopt;
-        }
-        break;
-      case BPF_LDX:
-        if (i.code == (BPF_LDX | BPF_IMM))
-          x = i.k;
-        else if (i.code == (BPF_LDX | BPF_MEM) && i.k < BPF_MEMWORDS)
-          x = mem[i.k];
-        else
-          return std::nullopt;
-        break;
-      case BPF_ST:
-      case BPF_STX:
-        if (i.k >= BPF_MEMWORDS) return std::nullopt;
-        mem[i.k] = BPF_CLASS(i.code) == BPF_ST ? a : x;
-        break;
-      case BPF_ALU:
-        switch (BPF_OP(i.code)) {
-          case BPF_AND: a &= src; break;
-          case BPF_OR: a |= src; break;
-          case BPF_ADD: a += src; break;
-          case BPF_SUB: a -= src; break;
-          case BPF_RSH: a >>= src; break;
-          case BPF_LSH: a <<= src; break;
-          default: return std::nullopt;
-        }
-        break;
-      case BPF_JMP: {
-        if (BPF_OP(i.code) == BPF_JA) {
-          pc += i.k;
-          break;
-        }
-        bool taken = false;
-        switch (BPF_OP(i.code)) {
-          case BPF_JEQ: taken = a == src; break;
-          case BPF_JGT: taken = a > src; break;
-          case BPF_JGE: taken = a >= src; break;
-          case BPF_JSET: taken = (a & src) != 0; break;
-          default: return std::nullopt;
-        }
-        pc += taken ? i.jt : i.jf;
-        break;
-      }
-      case BPF_RET: return BPF_RVAL(i.code) == BPF_A ? a : i.k;
-      case BPF_MISC:
-        if (BPF_MISCOP(i.code) == BPF_TAX)
-          x = a;
-        else
-          a = x;
-        break;
-      default: return std::nullopt;
-    }
-  }
-  return std::nullopt;
+  return bpf_evaluate(p, d);
 }
 
 std::uint32_t decide(const BpfProgram& p, int nr, const SyscallArgs& args = {},
