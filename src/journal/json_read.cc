@@ -4,6 +4,8 @@
 
 #include <charconv>
 
+#include "base/utf8.h"
+
 namespace aj {
 namespace {
 
@@ -25,22 +27,6 @@ void append_utf8(std::string& out, std::uint32_t cp) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
-}
-
-// Length of the valid UTF-8 sequence at s[i] (a byte >= 0x80), or 0.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = b(i);
-  std::size_t n = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-  if (n == 2 && c < 0xC2) return 0;
-  if (n == 3 && c == 0xE0 && b(i + 1) < 0xA0) return 0;
-  if (n == 3 && c == 0xED && b(i + 1) >= 0xA0) return 0;
-  if (n == 4 && (c > 0xF4 || (c == 0xF0 && b(i + 1) < 0x90) || (c == 0xF4 && b(i + 1) >= 0x90)))
-    return 0;
-  return n;
 }
 
 class Parser {
@@ -214,7 +200,7 @@ class Parser {
         out += static_cast<char>(c);
         ++i_;
       } else {
-        std::size_t n = utf8_length(s_, i_);
+        std::size_t n = utf8_sequence_length(s_, i_);
         if (n == 0) return error("invalid UTF-8");
         out.append(s_.substr(i_, n));
         i_ += n;

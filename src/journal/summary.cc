@@ -7,6 +7,8 @@
 #include <cstring>
 #include <ctime>
 
+#include "base/utf8.h"
+
 namespace aj {
 namespace {
 
@@ -173,21 +175,6 @@ std::string summarize_other(const JournalRecord& r) {
   return out + parenthesised({pid_part(r)});
 }
 
-// Bytes of the UTF-8 sequence at s[i] (>= 0x80) when valid, else 0.
-std::size_t utf8_length(std::string_view s, std::size_t i) {
-  auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
-  unsigned char c = b(i);
-  std::size_t n = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-  if (n == 0 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((b(i + k) & 0xC0) != 0x80) return 0;
-  if ((n == 2 && c < 0xC2) || (n == 3 && c == 0xE0 && b(i + 1) < 0xA0) ||
-      (n == 3 && c == 0xED && b(i + 1) >= 0xA0) ||
-      (n == 4 && (c > 0xF4 || (c == 0xF0 && b(i + 1) < 0x90) || (c == 0xF4 && b(i + 1) >= 0x90))))
-    return 0;
-  return n;
-}
-
 std::uint32_t code_point(std::string_view seq) {
   auto b = [&](std::size_t k) {
     return static_cast<std::uint32_t>(static_cast<unsigned char>(seq[k]));
@@ -219,7 +206,7 @@ std::string display_safe(std::string_view s) {
     } else if (c < 0x80) {
       out += static_cast<char>(c);
       ++i;
-    } else if (std::size_t n = utf8_length(s, i); n == 0) {
+    } else if (std::size_t n = utf8_sequence_length(s, i); n == 0) {
       out += "\xEF\xBF\xBD";
       ++i;
     } else {
