@@ -1,5 +1,4 @@
 // Profile chain + command line -> Policy -> Plan, printing every problem.
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <climits>
@@ -12,6 +11,7 @@
 #include "profile/search.h"
 #include "seccomp/names.h"
 #include "sys/host_probe.h"
+#include "sys/make_dirs.h"
 
 extern char** environ;
 
@@ -72,11 +72,9 @@ std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
   }
   // The default journal directory exists before planning, so the plan can
   // hide it from the jail (a bound home would otherwise expose it).
-  if (o.subcommand == Subcommand::kRun && !o.dry_run) {
-    std::string sessions = facts->state_dir + "/sessions";
-    for (std::size_t i = 1; i <= sessions.size(); ++i)
-      if (i == sessions.size() || sessions[i] == '/') ::mkdir(sessions.substr(0, i).c_str(), 0700);
-  }
+  // A failure here is not fatal: the journal writer reports it later.
+  if (o.subcommand == Subcommand::kRun && !o.dry_run)
+    (void)make_private_dirs(facts->state_dir + "/sessions");
   RealDisk disk;
   PlanResult planned = build_plan(*policy, *facts, disk, inputs);
   if (!planned.plan) {

@@ -5,18 +5,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "sys/make_dirs.h"
+
 namespace aj {
 namespace {
-
-Result<void> mkdir_p(const std::string& path, mode_t mode) {
-  for (std::size_t i = 1; i <= path.size(); ++i) {
-    if (i != path.size() && path[i] != '/') continue;
-    std::string prefix = path.substr(0, i);
-    if (::mkdir(prefix.c_str(), mode) < 0 && errno != EEXIST)
-      return sys_error("mkdir", prefix, errno);
-  }
-  return {};
-}
 
 int remove_entry(const char* path, const struct stat*, int, struct FTW*) {
   ::remove(path);
@@ -26,7 +18,7 @@ int remove_entry(const char* path, const struct stat*, int, struct FTW*) {
 }  // namespace
 
 Result<void> create_private_dir(const std::string& dir) {
-  AJ_TRY(mkdir_p(dir, 0700));
+  AJ_TRY(make_private_dirs(dir));
   for (const char* sub : {"/home", "/tmp"}) {
     std::string p = dir + sub;
     if (::mkdir(p.c_str(), 0700) < 0) return sys_error("mkdir", p, errno);

@@ -9,21 +9,16 @@
 
 #include <charconv>
 
+#include "sys/make_dirs.h"
+
 namespace aj {
 namespace {
 
-// Creates the missing directories of path's parent, 0700 (existing ones keep
-// their mode: ~/.local/state is the user's).
+// Creates the missing directories of path's parent (see sys/make_dirs.h).
 Result<void> make_parents(const std::string& path) {
   std::size_t slash = path.rfind('/');
   if (slash == std::string::npos || slash == 0) return {};
-  for (std::size_t i = 1; i <= slash; ++i) {
-    if (i != slash && path[i] != '/') continue;
-    std::string prefix = path.substr(0, i);
-    if (::mkdir(prefix.c_str(), 0700) < 0 && errno != EEXIST)
-      return sys_error("mkdir", prefix, errno);
-  }
-  return {};
+  return make_private_dirs(path.substr(0, slash));
 }
 
 Result<UniqueFd> open_fd_target(std::string_view target, std::string_view number) {
