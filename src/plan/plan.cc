@@ -152,13 +152,19 @@ bool is_shared_place(const std::string& ws, const std::string& home) {
   return false;
 }
 
-}  // namespace
-
-std::string journal_directory(const std::string& target) {
-  if (target.empty() || target == "-" || target.rfind("fd:", 0) == 0) return {};
+// The directory of a journal file, to hide from the jail; empty for a stream
+// ("-", "fd:N"), "off", or a directory agentjail builds itself (/dev, /proc
+// hold no host files) or cannot hide ('/').
+std::string journal_dir_to_hide(const std::string& target) {
+  if (target.empty() || target == "-" || target == "off" || target.rfind("fd:", 0) == 0) return {};
   auto slash = target.rfind('/');
-  return slash == std::string::npos || slash == 0 ? std::string("/") : target.substr(0, slash);
+  if (slash == std::string::npos || slash == 0) return {};
+  std::string dir = normalize_path(target.substr(0, slash));
+  if (dir == "/" || path_is_within(dir, "/dev") || path_is_within(dir, "/proc")) return {};
+  return dir;
 }
+
+}  // namespace
 
 PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
                       const PlanInputs& inputs) {
@@ -211,14 +217,8 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   }
   // The journal is the supervisor's record: the command must not see or
   // touch it, even through a bind of the home directory.
-  // (/dev and /proc are built by agentjail and hold no host files.)
-  std::string journal_dir;
-  if (std::string dir = normalize_path(journal_directory(plan.journal_target));
-      !journal_directory(plan.journal_target).empty() && dir != "/" &&
-      !path_is_within(dir, "/dev") && !path_is_within(dir, "/proc")) {
-    journal_dir = dir;
-    req.hide.push_back({dir, {"journal", 0, 0}});
-  }
+  std::string journal_dir = journal_dir_to_hide(plan.journal_target);
+  if (!journal_dir.empty()) req.hide.push_back({journal_dir, {"journal", 0, 0}});
   req.tmpfs = expand_list(fs.tmpfs, vars, errors);
   req.optional = expand_list(fs.optional, vars, errors);
   req.workspace = plan.workspace;

@@ -48,9 +48,6 @@ struct Plan {
   std::string journal_target;
 };
 
-// The directory holding the journal when the target is a path, else "".
-std::string journal_directory(const std::string& target);
-
 struct PlanResult {
   std::optional<Plan> plan;
   std::vector<std::string> errors;  // "FILE:LINE:COL: message" or a plain message
