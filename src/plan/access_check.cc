@@ -1,6 +1,6 @@
 #include "plan/access_check.h"
 
-#include "policy/variables.h"
+#include "plan/mount_plan.h"
 
 namespace aj {
 namespace {
@@ -12,12 +12,8 @@ std::string rule_of(const MountOp& op) {
 }  // namespace
 
 AccessDecision check_open(const Plan& plan, const std::string& path, bool write) {
-  // The deepest mount op containing the path decides, as the kernel would.
-  const MountOp* best = nullptr;
-  for (const auto& op : plan.mounts.ops) {
-    if (!path_is_within(path, op.target)) continue;
-    if (!best || op.target.size() >= best->target.size()) best = &op;
-  }
+  // The mount the path lies on decides, as the kernel would.
+  const MountOp* best = mount_covering(plan.mounts, path);
   if (!best) {
     if (path == "/" && !write) return {true, "built in", ""};
     return {false, "not granted", write ? "the root is read-only" : "not in the jail's view"};

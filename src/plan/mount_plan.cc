@@ -212,12 +212,18 @@ MountPlan build_mount_plan(const FilesystemRequest& req, const Disk& disk) {
   return Planner(req, disk).run();
 }
 
-bool visible_from_host(const MountPlan& plan, const std::string& path) {
+const MountOp* mount_covering(const MountPlan& plan, const std::string& path) {
   const MountOp* best = nullptr;
   for (const auto& op : plan.ops) {
     if (!path_is_within(path, op.target)) continue;
+    // On equal targets the later op was mounted on top.
     if (!best || op.target.size() >= best->target.size()) best = &op;
   }
+  return best;
+}
+
+bool visible_from_host(const MountPlan& plan, const std::string& path) {
+  const MountOp* best = mount_covering(plan, path);
   return best &&
          (best->kind == MountKind::kBindReadOnly || best->kind == MountKind::kBindReadWrite);
 }

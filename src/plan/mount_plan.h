@@ -57,6 +57,10 @@ struct MountPlan {
   std::vector<std::string> errors;  // "FILE:LINE:COL: message"
 };
 
+// The op whose mount a path lies on in the finished view (the deepest one
+// containing it), or nullptr when only the empty root holds it.
+const MountOp* mount_covering(const MountPlan& plan, const std::string& path);
+
 // Is `path` inside something this plan mounts from the host (a bind), as
 // opposed to only the empty root or a tmpfs?
 bool visible_from_host(const MountPlan& plan, const std::string& path);
