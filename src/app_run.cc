@@ -197,6 +197,7 @@ std::vector<std::string> missing_required(const Policy& policy, const Plan& plan
 struct RunState {
   std::optional<Prepared> prepared;
   std::unique_ptr<PreparedLayers> layers;
+  bool trace = false;  // --trace or [journal] trace, with the journal observing
 };
 
 // With -v, what the supervisor observes is also shown on stderr.
@@ -243,7 +244,8 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   layer_options.observe = plan.journal_target != "off";
   const auto& j = st.prepared->policy.journal;
   layer_options.observe_exec = !j.exec || j.exec->value;
-  if (o.trace || (j.trace && j.trace->value)) layer_options.trace_syscalls = traced_open_syscalls();
+  st.trace = layer_options.observe && (o.trace || (j.trace && j.trace->value));
+  if (st.trace) layer_options.trace_syscalls = traced_open_syscalls();
   layer_options.create_cgroup = !o.dry_run;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
   if (!layers) {
@@ -259,6 +261,74 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
     return std::nullopt;
   }
   return st;
+}
+
+// One launch: journal, private directories, supervision, clean-up. Every
+// path out ends the journal it started and removes what it created.
+// *userns_refused gets the errno when the kernel refused the user namespace.
+int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
+  const Plan& plan = st.prepared->plan;
+  PreparedLayers& layers = *st.layers;
+  std::unique_ptr<JournalSink> journal;
+  if (!open_journal(*st.prepared, &journal)) {
+    finish_cgroup(layers);
+    return kExitSetupFailed;
+  }
+  LogSink log_sink;
+  EventSink* sink = journal ? static_cast<EventSink*>(journal.get()) : &log_sink;
+  if (journal) {
+    const Policy& policy = st.prepared->policy;
+    journal->set_rule_lookup(
+        [&policy](const std::string& syscall) { return deny_rule(policy, syscall); });
+    journal->session_start(*st.prepared, active_layers(plan, layers),
+                           policy_digest(plan_fingerprint(plan, layers)));
+    if (!journal->healthy()) {
+      finish_cgroup(layers);
+      return kExitSetupFailed;  // journal.required and nothing could be written
+    }
+  }
+  if (!plan.user_namespace) {
+    if (auto made = create_private_dir(plan.private_dir); !made) {
+      log::error("{}", made.error().render());
+      finish_cgroup(layers, sink);
+      if (journal) journal->session_end(kExitSetupFailed, std::nullopt, false);
+      return kExitSetupFailed;
+    }
+  }
+  report_layers(*st.prepared, layers);
+
+  NotifyHandler notify(layers.seccomp, sink);
+  if (st.trace)
+    notify.set_trace([&plan](const std::string& path, bool write) -> std::string {
+      AccessDecision d = check_open(plan, path, write);
+      return d.allowed ? std::string() : d.rule + "\t" + d.reason;
+    });
+  LaunchOptions lo;
+  lo.timeout_ms = plan.timeout_ms;
+  lo.pass_fds = o.pass_fds;
+  lo.hooks = layers.hooks();
+  if (layers.cgroup) lo.cgroup = &*layers.cgroup;
+  lo.notify = &notify;
+  lo.sink = sink;
+  auto outcome = launch(plan, lo);
+
+  finish_cgroup(layers, sink);
+  if (!plan.user_namespace) remove_private_dir(plan.private_dir);
+  int code = outcome ? outcome->exit_code : kExitSetupFailed;
+  if (journal)
+    journal->session_end(code, outcome ? outcome->signal : std::nullopt,
+                         outcome && outcome->timed_out);
+  if (!outcome) {
+    if (plan.user_namespace && is_userns_refusal(outcome.error())) {
+      log::info("{}", outcome.error().render());
+      *userns_refused = outcome.error().errnum;
+    } else {
+      log::error("{}", outcome.error().render());
+    }
+    return kExitSetupFailed;
+  }
+  if (outcome->failure) log::error("{}", describe_failure(plan, *outcome->failure));
+  return code;
 }
 
 }  // namespace
@@ -290,67 +360,15 @@ int command_run(const CliOptions& o) {
     log::warn("running without user namespaces: Landlock, seccomp, capabilities and rlimits only");
 
   while (true) {
-    const Plan& plan = st->prepared->plan;
-    if (!plan.user_namespace) {
-      auto made = create_private_dir(plan.private_dir);
-      if (!made) {
-        log::error("{}", made.error().render());
-        return kExitSetupFailed;
-      }
-    }
-    report_layers(*st->prepared, *st->layers);
-    LaunchOptions lo;
-    lo.timeout_ms = plan.timeout_ms;
-    lo.pass_fds = o.pass_fds;
-    lo.hooks = st->layers->hooks();
-    if (st->layers->cgroup) lo.cgroup = &*st->layers->cgroup;
-    std::unique_ptr<JournalSink> journal;
-    if (!open_journal(*st->prepared, &journal)) return kExitSetupFailed;
-    LogSink log_sink;
-    EventSink* sink = journal ? static_cast<EventSink*>(journal.get()) : &log_sink;
-    if (journal) {
-      const Policy& policy = st->prepared->policy;
-      journal->set_rule_lookup(
-          [&policy](const std::string& syscall) { return deny_rule(policy, syscall); });
-      journal->session_start(*st->prepared, active_layers(plan, *st->layers),
-                             policy_digest(plan_fingerprint(plan, *st->layers)));
-      if (!journal->healthy()) {
-        finish_cgroup(*st->layers);
-        return kExitSetupFailed;  // journal.required and nothing could be written
-      }
-    }
-    NotifyHandler notify(st->layers->seccomp, sink);
-    if (!st->layers->installed.insns.empty()) {
-      const Plan* pl = &plan;
-      if (o.trace ||
-          (st->prepared->policy.journal.trace && st->prepared->policy.journal.trace->value))
-        notify.set_trace([pl](const std::string& path, bool write) -> std::string {
-          AccessDecision d = check_open(*pl, path, write);
-          return d.allowed ? std::string() : d.rule + "\t" + d.reason;
-        });
-    }
-    lo.notify = &notify;
-    lo.sink = sink;
-    auto outcome = launch(plan, lo);
-    finish_cgroup(*st->layers, sink);
-    if (outcome && journal)
-      journal->session_end(outcome->exit_code, outcome->signal, outcome->timed_out);
-    if (!plan.user_namespace) remove_private_dir(plan.private_dir);
-    if (!outcome && plan.user_namespace && is_userns_refusal(outcome.error())) {
-      log::warn(
-          "cannot create a user namespace ({}): running with Landlock, seccomp, "
-          "capabilities and rlimits only",
-          std::strerror(outcome.error().errnum));
-      st = get_ready(o, false);
-      if (!st) return kExitSetupFailed;
-      continue;
-    }
-    if (!outcome) {
-      log::error("{}", outcome.error().render());
-      return kExitSetupFailed;
-    }
-    if (outcome->failure) log::error("{}", describe_failure(plan, *outcome->failure));
-    return outcome->exit_code;
+    int userns_refused = 0;
+    int code = run_once(o, *st, &userns_refused);
+    if (userns_refused == 0) return code;
+    log::warn(
+        "cannot create a user namespace ({}): running with Landlock, seccomp, capabilities "
+        "and rlimits only",
+        std::strerror(userns_refused));
+    st = get_ready(o, false);
+    if (!st) return kExitSetupFailed;
   }
 }
 
