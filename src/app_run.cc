@@ -186,8 +186,8 @@ std::vector<std::string> missing_required(const Policy& policy, const Plan& plan
     bool ok = (n == "userns" && plan.user_namespace) || (n == "netns" && plan.new_netns) ||
               (n == "landlock" && plan.landlock.active()) || (n == "landlock-net" && abi >= 4) ||
               (n == "landlock-scope" && abi >= 6) ||
-              (n == "seccomp" && !layers.seccomp.insns.empty()) ||
-              (n == "cgroup" && layers.cgroup.has_value());
+              // The filter is compiled during the launch, which fails without it.
+              n == "seccomp" || (n == "cgroup" && layers.cgroup.has_value());
     if (!ok)
       out.push_back(fmt::format("{}: required layer '{}' is not available here", r.where.str(), n));
   }
@@ -197,6 +197,7 @@ std::vector<std::string> missing_required(const Policy& policy, const Plan& plan
 struct RunState {
   std::optional<Prepared> prepared;
   std::unique_ptr<PreparedLayers> layers;
+  LayerOptions layer_options;
   bool trace = false;  // --trace or [journal] trace, with the journal observing
 };
 
@@ -247,6 +248,7 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   st.trace = layer_options.observe && (o.trace || (j.trace && j.trace->value));
   if (st.trace) layer_options.trace_syscalls = traced_open_syscalls();
   layer_options.create_cgroup = !o.dry_run;
+  st.layer_options = layer_options;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
   if (!layers) {
     log::error("{}", layers.error().render());
@@ -276,22 +278,32 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   }
   LogSink log_sink;
   EventSink* sink = journal ? static_cast<EventSink*>(journal.get()) : &log_sink;
-  if (journal) {
-    const Policy& policy = st.prepared->policy;
+  const Policy& policy = st.prepared->policy;
+  if (journal)
     journal->set_rule_lookup(
         [&policy](const std::string& syscall) { return deny_rule(policy, syscall); });
+  // session.start is written while the child builds the jail, once the
+  // seccomp filter (part of the digest) is compiled; or, when the launch
+  // fails before that, just ahead of session.end. False: journal.required
+  // and nothing could be written.
+  bool started = false;
+  auto start_journal = [&]() {
+    if (!journal || started) return true;
+    started = true;
     journal->session_start(*st.prepared, active_layers(plan, layers),
                            policy_digest(plan_fingerprint(plan, layers)));
-    if (!journal->healthy()) {
-      finish_cgroup(layers);
-      return kExitSetupFailed;  // journal.required and nothing could be written
-    }
-  }
+    return journal->healthy();
+  };
+  auto end_journal = [&](int code, std::optional<int> signal, bool timed_out) {
+    if (!journal) return;
+    start_journal();
+    journal->session_end(code, signal, timed_out);
+  };
   if (!plan.user_namespace) {
     if (auto made = create_private_dir(plan.private_dir); !made) {
       log::error("{}", made.error().render());
       finish_cgroup(layers, sink);
-      if (journal) journal->session_end(kExitSetupFailed, std::nullopt, false);
+      end_journal(kExitSetupFailed, std::nullopt, false);
       return kExitSetupFailed;
     }
   }
@@ -310,14 +322,18 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   if (layers.cgroup) lo.cgroup = &*layers.cgroup;
   lo.notify = &notify;
   lo.sink = sink;
+  lo.while_child_builds = [&]() -> Result<SeccompHandoff> {
+    AJ_TRY(compile_layer_seccomp(layers, policy, st.layer_options));
+    if (!start_journal())
+      return fail("the journal cannot be written (journal.required): the command was not started");
+    return layers.seccomp_handoff();
+  };
   auto outcome = launch(plan, lo);
 
   finish_cgroup(layers, sink);
   if (!plan.user_namespace) remove_private_dir(plan.private_dir);
   int code = outcome ? outcome->exit_code : kExitSetupFailed;
-  if (journal)
-    journal->session_end(code, outcome ? outcome->signal : std::nullopt,
-                         outcome && outcome->timed_out);
+  end_journal(code, outcome ? outcome->signal : std::nullopt, outcome && outcome->timed_out);
   if (!outcome) {
     if (plan.user_namespace && is_userns_refusal(outcome.error())) {
       log::info("{}", outcome.error().render());

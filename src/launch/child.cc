@@ -34,6 +34,8 @@
 #include "base/exit_codes.h"
 #include "launch/child_mounts.h"
 #include "launch/child_spec.h"
+#include "sys/cgroup.h"
+#include "sys/seccomp_install.h"
 
 namespace aj {
 namespace {
@@ -66,6 +68,30 @@ bool send_listener(int fd, int listener) noexcept {
     rc = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
   } while (rc < 0 && errno == EINTR);
   return rc == static_cast<ssize_t>(sizeof r);
+}
+
+// The filter the supervisor hands over (SeccompHandoff), into static
+// storage: nothing may be allocated here. 0 or an errno.
+int receive_seccomp(int fd, SeccompHandoff* out) noexcept {
+  static BpfInsn insns[kMaxSeccompInsns];
+  SeccompHandoffHeader header{};
+  struct iovec iov[2] = {{&header, sizeof header}, {insns, sizeof insns}};
+  struct msghdr msg = {};
+  msg.msg_iov = iov;
+  msg.msg_iovlen = 2;
+  ssize_t n;
+  do {
+    n = ::recvmsg(fd, &msg, MSG_CMSG_CLOEXEC);
+  } while (n < 0 && errno == EINTR);
+  if (n < 0) return errno;
+  if (n == 0) return EPIPE;  // the supervisor is gone (or gave up on the launch)
+  const std::size_t got = static_cast<std::size_t>(n);
+  if (got < sizeof header || header.magic != kSeccompHandoffMagic || header.count == 0 ||
+      header.count > kMaxSeccompInsns || (msg.msg_flags & MSG_TRUNC) ||
+      got != sizeof header + header.count * sizeof(BpfInsn))
+    return EPROTO;
+  *out = {insns, header.count, header.listener != 0};
+  return 0;
 }
 
 [[noreturn]] void die(const ChildSpec& spec, ChildStage stage, int index, int err,
@@ -201,14 +227,17 @@ int exec_command(const ChildSpec& spec) noexcept {
     if (int e = h.apply_landlock(h.landlock_ctx, &index))
       die(spec, ChildStage::kLandlock, index, e);
   }
-  if (h.apply_seccomp) {
+  if (spec.receive_seccomp) {
+    SeccompHandoff prog;
+    if (int e = receive_seccomp(spec.status_fd, &prog)) die(spec, ChildStage::kSeccomp, -1, e);
     // Dumpable again so the supervisor may read this process's memory (the
     // exec notification's path and argv); nothing else in the jail runs yet,
     // and execve resets it by the usual rules.
-    ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+    if (prog.listener) ::prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
     int listener = -1;
-    if (int e = h.apply_seccomp(h.seccomp_ctx, &index, &listener))
-      die(spec, ChildStage::kSeccomp, index, e);
+    int e = prog.listener ? install_seccomp_listener(prog.insns, prog.count, &listener)
+                          : install_seccomp_filter(prog.insns, prog.count);
+    if (e) die(spec, ChildStage::kSeccomp, -1, e);
     if (listener >= 0) {
       if (!send_listener(spec.status_fd, listener)) die(spec, ChildStage::kSeccomp, -1, errno);
       ::close(listener);
@@ -309,6 +338,12 @@ void kill_descendants() noexcept {
     n = ::recv(spec.status_fd, &go, 1, 0);
   } while (n < 0 && errno == EINTR);
   if (n != 1 || go != 'G') ::_exit(kExitSetupFailed);
+  // Join the session's v1 cgroups ourselves: cheap for a single thread, where
+  // the supervisor moving us would wait for an RCU grace period. (v2 groups
+  // were joined by clone3 itself.)
+  std::size_t failed_group = 0;
+  if (int e = cgroup_enter_self(spec.cgroup_task_fds, spec.cgroup_task_fd_count, &failed_group))
+    die(spec, ChildStage::kCgroup, static_cast<int>(failed_group), e);
   // Not dumpable from here on (not before: the supervisor had to write our
   // /proc/PID/uid_map, which non-dumpable processes keep root-owned).
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "plan/mount_plan.h"
+#include "seccomp/filter.h"
 
 namespace aj {
 
@@ -37,6 +38,7 @@ enum class ChildStage : std::int32_t {
   kLandlock,  // index = landlock rule
   kSeccomp,
   kExec,
+  kCgroup,  // joining the session's v1 cgroups (index = group)
 };
 
 // kListener carries the seccomp notification fd (SCM_RIGHTS).
@@ -58,10 +60,24 @@ struct ChildHooks {
   const void* rlimits_ctx = nullptr;
   int (*apply_landlock)(const void* ctx, int* index) noexcept = nullptr;
   const void* landlock_ctx = nullptr;
-  // Sets *listener to a seccomp notification fd when the filter has one.
-  int (*apply_seccomp)(const void* ctx, int* index, int* listener) noexcept = nullptr;
-  const void* seccomp_ctx = nullptr;
 };
+
+// The seccomp filter, sent by the supervisor once compiled (the compile
+// overlaps the child's mount work): one message on the status socket, a
+// SeccompHandoffHeader followed by `count` instructions. The command's process
+// receives it after Landlock and installs it last.
+struct SeccompHandoff {
+  const BpfInsn* insns = nullptr;
+  std::size_t count = 0;
+  bool listener = false;  // install with a notification listener
+};
+struct SeccompHandoffHeader {
+  std::uint32_t magic;  // kSeccompHandoffMagic
+  std::uint32_t count;
+  std::uint32_t listener;
+};
+constexpr std::uint32_t kSeccompHandoffMagic = 0x616a7366;  // "ajsf"
+constexpr std::size_t kMaxSeccompInsns = 4096;              // BPF_MAXINSNS
 
 struct ChildSpec {
   // Sockets and flags.
@@ -84,7 +100,12 @@ struct ChildSpec {
   std::size_t pass_fd_count = 0;
   sigset_t command_sigmask;  // the signal mask the command starts with
 
+  // v1 cgroups' `tasks` files to write "0" to before anything is forked.
+  const int* cgroup_task_fds = nullptr;
+  std::size_t cgroup_task_fd_count = 0;
+
   ChildHooks hooks;
+  bool receive_seccomp = true;  // wait for the SeccompHandoff before exec
 };
 
 // Runs in the child after clone: becomes the jail's init (PID 1), builds the

@@ -60,13 +60,40 @@ Result<void> write_id_maps(pid_t pid, std::uint32_t uid, std::uint32_t gid) {
   return {};
 }
 
-pid_t clone_child(std::uint64_t flags, int* pidfd) {
+// cgroup_fd >= 0: start the child in that (v2) group.
+pid_t clone_child(std::uint64_t flags, int cgroup_fd, int* pidfd) {
   struct clone_args args;
   std::memset(&args, 0, sizeof args);
   args.flags = flags | CLONE_PIDFD;
+  if (cgroup_fd >= 0) {
+    args.flags |= CLONE_INTO_CGROUP;
+    args.cgroup = static_cast<std::uint64_t>(cgroup_fd);
+  }
   args.pidfd = reinterpret_cast<std::uint64_t>(pidfd);
   args.exit_signal = SIGCHLD;
   return static_cast<pid_t>(::syscall(SYS_clone3, &args, sizeof args));
+}
+
+void kill_and_reap(int pidfd) {
+  ::syscall(SYS_pidfd_send_signal, pidfd, SIGKILL, nullptr, 0);
+  siginfo_t info;
+  ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd), &info, WEXITED);
+}
+
+// One message: the header, then the instructions (see SeccompHandoff).
+bool send_seccomp(int fd, const SeccompHandoff& prog) {
+  SeccompHandoffHeader header{kSeccompHandoffMagic, static_cast<std::uint32_t>(prog.count),
+                              prog.listener ? 1U : 0U};
+  struct iovec iov[2] = {{&header, sizeof header},
+                         {const_cast<BpfInsn*>(prog.insns), prog.count * sizeof(BpfInsn)}};
+  struct msghdr msg = {};
+  msg.msg_iov = iov;
+  msg.msg_iovlen = 2;
+  ssize_t n;
+  do {
+    n = ::sendmsg(fd, &msg, MSG_NOSIGNAL);
+  } while (n < 0 && errno == EINTR);
+  return n == static_cast<ssize_t>(sizeof header + prog.count * sizeof(BpfInsn));
 }
 
 const char* stage_verb(ChildStage stage) {
@@ -84,6 +111,7 @@ const char* stage_verb(ChildStage stage) {
     case ChildStage::kNoNewPrivs: return "set no_new_privs";
     case ChildStage::kLandlock: return "apply Landlock rules";
     case ChildStage::kSeccomp: return "install the seccomp filter";
+    case ChildStage::kCgroup: return "join the session's cgroup";
     default: return "set up the jail";
   }
 }
@@ -136,6 +164,14 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   spec.pass_fds = options.pass_fds.data();
   spec.pass_fd_count = options.pass_fds.size();
   spec.hooks = options.hooks;
+  spec.receive_seccomp = static_cast<bool>(options.while_child_builds);
+  // Joining a cgroup without a migration (see SessionCgroup::Group::entry):
+  // v2 through clone3, v1 by the child itself.
+  const int into_cgroup = options.cgroup ? options.cgroup->v2_clone_into_fd() : -1;
+  std::vector<int> task_fds;
+  if (options.cgroup) task_fds = options.cgroup->v1_task_fds();
+  spec.cgroup_task_fds = task_fds.data();
+  spec.cgroup_task_fd_count = task_fds.size();
 
   // Block the supervised signals before clone so none is lost; the command
   // gets the original mask back.
@@ -149,8 +185,15 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
     if (plan.new_netns) flags |= CLONE_NEWNET;
   }
   int pidfd_raw = -1;
-  pid_t pid = clone_child(flags, &pidfd_raw);
+  pid_t pid = clone_child(flags, into_cgroup, &pidfd_raw);
   if (pid == 0) run_child(spec);
+  bool placed = into_cgroup >= 0 && pid > 0;
+  if (pid < 0 && into_cgroup >= 0) {
+    // A kernel without CLONE_INTO_CGROUP (< 5.7), or one refusing it: place
+    // the child the slow way below. A refused user namespace fails again.
+    pid = clone_child(flags, -1, &pidfd_raw);
+    if (pid == 0) run_child(spec);
+  }
   if (pid < 0) {
     int e = errno;
     ::sigprocmask(SIG_SETMASK, &spec.command_sigmask, nullptr);
@@ -160,17 +203,24 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   child_end.reset();
 
   Result<void> maps;
-  if (options.cgroup) maps = cgroup_add_pid(*options.cgroup, pid);
+  if (into_cgroup >= 0 && !placed) maps = cgroup_add_pid(*options.cgroup, pid);
   if (maps && plan.user_namespace) maps = write_id_maps(pid, plan.uid, plan.gid);
   if (!maps) {
-    ::syscall(SYS_pidfd_send_signal, pidfd.get(), SIGKILL, nullptr, 0);
-    siginfo_t info;
-    ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd.get()), &info, WEXITED);
+    kill_and_reap(pidfd.get());
     return unexpected(std::move(maps).error().with_context("cannot prepare the jail's process"));
   }
   char go = 'G';
   if (::send(supervisor_end.get(), &go, 1, MSG_NOSIGNAL) != 1) {
     // The child died before the go: its report (if any) says why.
+  }
+  if (options.while_child_builds) {
+    auto handoff = options.while_child_builds();
+    if (!handoff) {
+      kill_and_reap(pidfd.get());
+      return unexpected(std::move(handoff).error());
+    }
+    // A child that died meanwhile cannot take it: its report says why.
+    (void)send_seccomp(supervisor_end.get(), *handoff);
   }
 
   SuperviseOptions so;

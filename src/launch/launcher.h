@@ -3,6 +3,7 @@
 // to the supervisor loop.
 #pragma once
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,7 +22,12 @@ struct LaunchOptions {
   std::vector<int> pass_fds;
   ChildHooks hooks;                       // rlimits, Landlock, seccomp: filled by the caller
   const SessionCgroup* cgroup = nullptr;  // the init is placed here before it runs
-  NotifyHandler* notify = nullptr;        // seccomp notifications (journal)
+  // Runs once the child is released and building the jail, so its work
+  // overlaps the child's: compiling the seccomp filter, writing the journal's
+  // session.start. Returns the filter to hand over (the command waits for it
+  // before exec); an error ends the launch before the command runs.
+  std::function<Result<SeccompHandoff>()> while_child_builds;
+  NotifyHandler* notify = nullptr;  // seccomp notifications (journal)
   EventSink* sink = nullptr;
 };
 

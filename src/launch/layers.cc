@@ -4,7 +4,6 @@
 
 #include "seccomp/notify_program.h"
 #include "sys/rlimits.h"
-#include "sys/seccomp_install.h"
 
 namespace aj {
 namespace {
@@ -25,14 +24,6 @@ int landlock_hook(const void* ctx, int* index) noexcept {
   return err;
 }
 
-int seccomp_hook(const void* ctx, int* index, int* listener) noexcept {
-  const auto* l = static_cast<const PreparedLayers*>(ctx);
-  *index = -1;
-  if (!l->installed.insns.empty())
-    return install_seccomp_listener(l->installed.insns.data(), l->installed.insns.size(), listener);
-  return install_seccomp_filter(l->seccomp.insns.data(), l->seccomp.insns.size());
-}
-
 }  // namespace
 
 ChildHooks PreparedLayers::hooks() const {
@@ -44,10 +35,6 @@ ChildHooks PreparedLayers::hooks() const {
   if (landlock_rules.abi > 0) {
     h.apply_landlock = landlock_hook;
     h.landlock_ctx = this;
-  }
-  if (!seccomp.insns.empty()) {
-    h.apply_seccomp = seccomp_hook;
-    h.seccomp_ctx = this;
   }
   return h;
 }
@@ -61,16 +48,8 @@ Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const P
   if (plan.landlock.active())
     layers->landlock_rules = make_child_rules(plan.landlock, layers->landlock_storage);
 
-  SeccompOptions so;
-  so.sockets_unix_only = options.sockets_unix_only;
-  layers->seccomp = AJ_TRY_CTX(compile_seccomp(policy.seccomp, so), "seccomp");
-  if (options.observe) {
-    NotifyOptions no;
-    no.exec = options.observe_exec;
-    no.denials = true;
-    no.extra = options.trace_syscalls;
-    layers->installed = make_notifying_program(layers->seccomp, no);
-  }
+  // Only checked here; compile_layer_seccomp builds the filter later.
+  AJ_TRY_CTX(check_seccomp_policy(policy.seccomp), "seccomp");
 
   if (options.create_cgroup && (plan.memory_max || plan.pids_max)) {
     CgroupSupport support = detect_cgroups();
@@ -94,6 +73,26 @@ Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const P
     }
   }
   return layers;
+}
+
+Result<void> compile_layer_seccomp(PreparedLayers& layers, const Policy& policy,
+                                   const LayerOptions& options) {
+  SeccompOptions so;
+  so.sockets_unix_only = options.sockets_unix_only;
+  layers.seccomp = AJ_TRY_CTX(compile_seccomp(policy.seccomp, so), "seccomp");
+  if (options.observe) {
+    NotifyOptions no;
+    no.exec = options.observe_exec;
+    no.denials = true;
+    no.extra = options.trace_syscalls;
+    layers.installed = make_notifying_program(layers.seccomp, no);
+  }
+  return {};
+}
+
+SeccompHandoff PreparedLayers::seccomp_handoff() const {
+  const BpfProgram& p = installed.insns.empty() ? seccomp : installed;
+  return {p.insns.data(), p.insns.size(), !installed.insns.empty()};
 }
 
 }  // namespace aj

@@ -214,6 +214,7 @@ Result<BpfProgram> export_program(scmp_filter_ctx ctx) {
   const ssize_t n = pread(fd.get(), prog.insns.data(), static_cast<size_t>(size), 0);
   if (n < 0) return sys_error("pread", "agentjail-seccomp", errno);
   if (n != size) return fail("short read of the exported seccomp filter");
+  static_assert(BPF_MAXINSNS == 4096, "kMaxSeccompInsns in launch/child_spec.h");
   if (prog.insns.size() > BPF_MAXINSNS) {
     return fail(fmt::format("the seccomp filter has {} instructions; the kernel accepts {}",
                             prog.insns.size(), BPF_MAXINSNS));
@@ -221,24 +222,35 @@ Result<BpfProgram> export_program(scmp_filter_ctx ctx) {
   return prog;
 }
 
-}  // namespace
-
-Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOptions& options) {
-  Compiler c;
-  c.profile_action = AJ_TRY(action_of(policy));
+// The profile's lists and action, checked, as the compiler's starting point.
+Result<void> mark_policy(const SeccompPolicy& policy, Compiler* c) {
+  c->profile_action = AJ_TRY(action_of(policy));
   const bool default_deny =
       policy.default_action && policy.default_action->value == SeccompDefault::kDeny;
-  c.default_action = default_deny ? c.profile_action : SCMP_ACT_ALLOW;
-  AJ_TRY(mark_list(policy.deny, true, &c));
-  AJ_TRY(mark_list(policy.allow, false, &c));
+  c->default_action = default_deny ? c->profile_action : SCMP_ACT_ALLOW;
+  AJ_TRY(mark_list(policy.deny, true, c));
+  AJ_TRY(mark_list(policy.allow, false, c));
 
   const int execve = native_nr("execve");
-  if (auto it = c.reach.find(execve);
-      it != c.reach.end() && it->second.deny_where != nullptr && is_denial(c.effective(execve))) {
+  if (auto it = c->reach.find(execve);
+      it != c->reach.end() && it->second.deny_where != nullptr && is_denial(c->effective(execve))) {
     return fail(located(*it->second.deny_where,
                         "execve cannot be denied: the filter is installed just before the "
                         "command is executed"));
   }
+  return {};
+}
+
+}  // namespace
+
+Result<void> check_seccomp_policy(const SeccompPolicy& policy) {
+  Compiler c;
+  return mark_policy(policy, &c);
+}
+
+Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOptions& options) {
+  Compiler c;
+  AJ_TRY(mark_policy(policy, &c));
 
   FilterCtx owner(seccomp_init(c.default_action), &seccomp_release);
   if (!owner) return fail("seccomp_init failed");

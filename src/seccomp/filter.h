@@ -43,4 +43,10 @@ struct SeccompOptions {
 // Fails with FILE:LINE:COL and the name for an unknown syscall or group.
 Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOptions& options);
 
+// The checks compile_seccomp makes of the policy (names, groups, errno, a
+// denied execve) without building the filter: cheap, so a profile error is
+// reported before anything starts even though the filter itself is compiled
+// while the jail is being built.
+Result<void> check_seccomp_policy(const SeccompPolicy& policy);
+
 }  // namespace aj

@@ -464,7 +464,7 @@ Result<void> write_v1_limits(const std::string& controller, const std::string& d
 
 Result<void> add_group(SessionCgroup& cg, std::string controller, std::string dir) {
   if (::mkdir(dir.c_str(), 0755) != 0) return sys_error("mkdir", dir, errno);
-  cg.groups.push_back({std::move(controller), std::move(dir), UniqueFd()});
+  cg.groups.push_back({std::move(controller), std::move(dir), UniqueFd(), UniqueFd()});
   return {};
 }
 
@@ -473,6 +473,11 @@ Result<void> open_procs(SessionCgroup& cg) {
     const std::string path = g.dir + "/cgroup.procs";
     g.procs.reset(::open(path.c_str(), O_WRONLY | O_CLOEXEC));
     if (!g.procs) return sys_error("open", path, errno);
+    const bool v2 = g.controller.empty();
+    const std::string entry = v2 ? g.dir : g.dir + "/tasks";
+    g.entry.reset(v2 ? ::open(entry.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC)
+                     : ::open(entry.c_str(), O_WRONLY | O_CLOEXEC));
+    if (!g.entry) return sys_error("open", entry, errno);
   }
   return {};
 }
@@ -529,6 +534,19 @@ std::vector<int> SessionCgroup::procs_fds() const {
   return out;
 }
 
+std::vector<int> SessionCgroup::v1_task_fds() const {
+  std::vector<int> out;
+  for (const auto& g : groups)
+    if (!g.controller.empty()) out.push_back(g.entry.get());
+  return out;
+}
+
+int SessionCgroup::v2_clone_into_fd() const {
+  for (const auto& g : groups)
+    if (g.controller.empty()) return g.entry.get();
+  return -1;
+}
+
 Result<SessionCgroup> create_session_cgroup(const CgroupSupport& support,
                                             std::string_view session_id,
                                             const CgroupLimits& limits) {
@@ -542,6 +560,7 @@ Result<SessionCgroup> create_session_cgroup(const CgroupSupport& support,
   if (auto r = populate(support, name, limits, cg); !r) {
     for (auto& g : cg.groups) {
       g.procs.reset();
+      g.entry.reset();
       ::rmdir(g.dir.c_str());
     }
     return unexpected(std::move(r).error().with_context("cgroup"));
@@ -605,6 +624,7 @@ Result<void> destroy_session_cgroup(SessionCgroup& cgroup) {
   std::optional<Error> first_error;
   for (auto& g : cgroup.groups) {
     g.procs.reset();
+    g.entry.reset();
     kill_all(g, cgroup.kind == CgroupSupport::Kind::kV2);
     // A killed task leaves the group a moment after the signal: retry EBUSY,
     // first after 0.1 ms (usually enough: a fixed 10 ms wait was most of a

@@ -105,12 +105,23 @@ struct SessionCgroup {
     std::string controller;  // "" for the single v2 group; "memory" / "pids" / "cpu" on v1
     std::string dir;
     UniqueFd procs;  // cgroup.procs, open for writing
+    // How a new process joins without migrating it (a migration of a whole
+    // process takes the kernel's global threadgroup lock, which waits for an
+    // RCU grace period: up to ~10 ms). v2: the directory, for clone3's
+    // CLONE_INTO_CGROUP. v1: `tasks`, open for writing; a single-threaded
+    // child writes "0" to it (moving only itself, no global lock).
+    UniqueFd entry;
   };
   CgroupSupport::Kind kind = CgroupSupport::Kind::kNone;
   std::vector<Group> groups;  // v2: one; v1: one per hierarchy that has a limit
 
-  // The cgroup.procs fds, for cgroup_enter_self in the child.
+  // The cgroup.procs fds, for cgroup_enter_self in a child.
   std::vector<int> procs_fds() const;
+  // v1: the `tasks` fds a single-threaded child gives cgroup_enter_self to
+  // join without the global lock. Empty on v2.
+  std::vector<int> v1_task_fds() const;
+  // v2: the group's directory, for clone3's CLONE_INTO_CGROUP; -1 on v1.
+  int v2_clone_into_fd() const;
 };
 
 // Creates agentjail-<session_id> group(s) and writes the limits: v2
@@ -129,8 +140,10 @@ Result<SessionCgroup> create_session_cgroup(const CgroupSupport& support,
 Result<void> cgroup_add_pid(const SessionCgroup& cgroup, pid_t pid);
 
 // Child side: allocation-free, async-signal-safe. Writes "0" to each fd,
-// which the kernel reads as "the writing process" on v1 and v2 alike. The
-// fds must be opened by the parent (kernel >= 5.16 checks the opener's
+// which the kernel reads as "the writing process" (cgroup.procs: the whole
+// process; v1 `tasks`: the writing thread, which for a single-threaded
+// process is the same and skips the global lock). The fds must be opened by
+// the parent (kernel >= 5.16 checks the opener's
 // credentials and cgroup namespace, so this works inside the new
 // namespaces). Returns 0 or errno, *failed_index naming the fd.
 int cgroup_enter_self(const int* procs_fds, std::size_t n, std::size_t* failed_index) noexcept;

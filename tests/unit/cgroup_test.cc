@@ -2,13 +2,17 @@
 
 #include <doctest/doctest.h>
 #include <fcntl.h>
+#include <linux/sched.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -395,13 +399,63 @@ TEST_CASE("the parent can place a child, and destroying the group kills what is 
   CHECK(cg->groups.empty());
 }
 
+TEST_CASE("a single-threaded child joins a v1 group through `tasks`, without a migration" *
+          doctest::skip(skip_unless(&CgroupSupport::pids, "v1 tasks entry"))) {
+  if (host_support().kind != CgroupSupport::Kind::kV1) {
+    std::fprintf(stderr, "cgroup_test: skipping the v1 tasks test: this host uses cgroup v2\n");
+    return;
+  }
+  CgroupLimits limits;
+  limits.pids_max = 50;
+  const std::string name = session_name("tasks");
+  auto cg = create_session_cgroup(host_support(), name, limits);
+  REQUIRE_MESSAGE(cg.has_value(), (cg ? "" : cg.error().render()));
+  const std::vector<int> fds = cg->v1_task_fds();
+  REQUIRE(fds.size() == cg->groups.size());
+  CHECK(cg->v2_clone_into_fd() == -1);
+  int ready[2];
+  REQUIRE(pipe(ready) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const char ok = cgroup_enter_self(fds.data(), fds.size(), nullptr) == 0 ? 'y' : 'n';
+    (void)!write(ready[1], &ok, 1);
+    for (;;) pause();
+  }
+  char ok = 0;
+  REQUIRE(read(ready[0], &ok, 1) == 1);
+  const std::string membership = read_file("/proc/" + std::to_string(child) + "/cgroup");
+  const auto destroyed = destroy_session_cgroup(*cg);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(ok == 'y');
+  CHECK(membership.find("/agentjail-" + name + "\n") != std::string::npos);
+  CHECK(WIFSIGNALED(status));
+  CHECK(destroyed.has_value());
+}
+
 }  // namespace aj
 
 namespace aj {
 namespace {
 
-// A writable v2 group of ours, even one without controllers (this machine's
-// hybrid /sys/fs/cgroup/unified), exercises the v2 create / kill / rmdir path.
+std::string g_unit_v2_base;  // see unit_v2_base
+
+void remove_unit_v2_base() { rmdir(g_unit_v2_base.c_str()); }
+
+// A group of our own below `dir` (which lacks cgroup.kill, as the root group
+// does: a hybrid host's /sys/fs/cgroup/unified with everything in its root,
+// like this project's CI machine), removed at exit; "" when that fails.
+std::string unit_v2_base(const std::string& dir) {
+  const std::string base = dir + "/agentjail-unit-" + std::to_string(getpid());
+  if (mkdir(base.c_str(), 0755) != 0) return "";
+  g_unit_v2_base = base;
+  std::atexit(remove_unit_v2_base);
+  return access((base + "/cgroup.kill").c_str(), F_OK) == 0 ? base : "";
+}
+
+// A writable v2 group of ours, even one without controllers (a hybrid host's
+// /sys/fs/cgroup/unified), exercises the v2 create / kill / rmdir path.
 std::string writable_v2_dir() {
   static const std::string dir = [] {
     const auto mounts = parse_cgroup_mounts(read_file("/proc/self/mountinfo"));
@@ -410,10 +464,9 @@ std::string writable_v2_dir() {
       for (const auto& m : mounts) {
         if (!m.v2 || m.read_only) continue;
         const std::string d = cgroup_dir_for(m, e.path);
-        if (!d.empty() && access(d.c_str(), W_OK) == 0 &&
-            access((d + "/cgroup.kill").c_str(), F_OK) == 0) {
-          return d;
-        }
+        if (d.empty() || access(d.c_str(), W_OK) != 0) continue;
+        if (access((d + "/cgroup.kill").c_str(), F_OK) == 0) return d;
+        return unit_v2_base(d);
       }
     }
     return std::string();
@@ -457,6 +510,35 @@ TEST_CASE("a v2 session group takes a child by pid and cgroup.kill empties it" *
   CHECK(WTERMSIG(status) == SIGKILL);
   CHECK(destroyed.has_value());
   CHECK(access(dir.c_str(), F_OK) != 0);
+}
+
+TEST_CASE("clone3 starts a child inside a v2 session group (CLONE_INTO_CGROUP)" *
+          doctest::skip(skip_unless_v2())) {
+  CgroupSupport s;
+  s.kind = CgroupSupport::Kind::kV2;
+  s.base = writable_v2_dir();
+  auto cg = create_session_cgroup(s, session_name("into"), {});
+  REQUIRE_MESSAGE(cg.has_value(), (cg ? "" : cg.error().render()));
+  REQUIRE(cg->v2_clone_into_fd() >= 0);
+  CHECK(cg->v1_task_fds().empty());
+  const std::string dir = cg->groups[0].dir;
+  struct clone_args args;
+  std::memset(&args, 0, sizeof args);
+  args.flags = CLONE_INTO_CGROUP;
+  args.cgroup = static_cast<std::uint64_t>(cg->v2_clone_into_fd());
+  args.exit_signal = SIGCHLD;
+  const pid_t child = static_cast<pid_t>(syscall(SYS_clone3, &args, sizeof args));
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    for (;;) pause();
+  }
+  const std::string procs = read_file(dir + "/cgroup.procs");
+  const auto destroyed = destroy_session_cgroup(*cg);
+  int status = 0;
+  REQUIRE(waitpid(child, &status, 0) == child);
+  CHECK(procs == std::to_string(child) + "\n");
+  CHECK(WIFSIGNALED(status));
+  CHECK(destroyed.has_value());
 }
 
 }  // namespace aj
