@@ -43,6 +43,7 @@ class JournalSink final : public EventSink {
   void signal_forwarded(int sig, bool escalated) override;
   void limit_hit(const std::string& which, const std::string& value) override;
   bool healthy() const override { return !(settings_.required && failed_); }
+  bool record_before_continue() const override { return settings_.required; }
 
   const std::string& target() const { return writer_.target(); }
 

@@ -22,6 +22,10 @@ class EventSink {
   virtual void limit_hit(const std::string& which, const std::string& value) = 0;
   // False once the record cannot be kept and the session must stop.
   virtual bool healthy() const { return true; }
+  // True when an exec may not proceed until it is recorded (a required
+  // journal). Otherwise the supervisor lets it go on first and records it
+  // just after, which keeps the recording off the exec's critical path.
+  virtual bool record_before_continue() const { return false; }
 };
 
 }  // namespace aj

@@ -44,6 +44,21 @@ class Remote {
     return ::pread(mem_.get(), buf, n, static_cast<off_t>(addr));
   }
 
+  // Several ranges at once; where process_vm_readv is refused, one by one.
+  ssize_t read_vec(const struct iovec* local, const struct iovec* remote, std::size_t n) {
+    ssize_t r = ::process_vm_readv(pid_, local, n, remote, n, 0);
+    if (r >= 0 || (errno != ENOSYS && errno != EPERM)) return r;
+    ssize_t total = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      ssize_t got = read(reinterpret_cast<std::uint64_t>(remote[i].iov_base), local[i].iov_base,
+                         remote[i].iov_len);
+      if (got < 0) return total > 0 ? total : got;
+      total += got;
+      if (static_cast<std::size_t>(got) < remote[i].iov_len) break;
+    }
+    return total;
+  }
+
  private:
   int pid_;
   UniqueFd mem_;
@@ -66,27 +81,66 @@ std::string read_string(Remote& mem, std::uint64_t addr) {
   return out;
 }
 
-std::vector<std::string> read_argv(Remote& mem, std::uint64_t addr) {
-  std::vector<std::string> argv;
-  std::uint64_t ptrs[32];
-  std::size_t i = 0;
-  while (addr != 0 && i < kMaxArgs) {
-    std::size_t to_page_end = 4096 - ((addr + i * 8) % 4096);
-    std::size_t want = std::min(sizeof ptrs, to_page_end);
-    ssize_t n = mem.read(addr + i * 8, ptrs, want);
+// The pointer array argv points at (up to the terminating null).
+std::vector<std::uint64_t> read_pointers(Remote& mem, std::uint64_t addr) {
+  std::vector<std::uint64_t> out;
+  std::uint64_t ptrs[64];
+  while (addr != 0 && out.size() < kMaxArgs) {
+    std::uint64_t at = addr + out.size() * 8;
+    std::size_t want = std::min<std::size_t>(sizeof ptrs, 4096 - (at % 4096));
+    ssize_t n = mem.read(at, ptrs, want);
     if (n < 8) break;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(n) / 8; ++k, ++i) {
-      if (ptrs[k] == 0 || i >= kMaxArgs) return argv;
-      argv.push_back(read_string(mem, ptrs[k]));
+    for (std::size_t k = 0; k < static_cast<std::size_t>(n) / 8; ++k) {
+      if (ptrs[k] == 0 || out.size() >= kMaxArgs) return out;
+      out.push_back(ptrs[k]);
     }
   }
-  return argv;
+  return out;
 }
 
-int parent_of(int pid) {
+// The strings at `addrs`, each as read_string would give it, in as few
+// syscalls as possible: one process_vm_readv takes the first bytes of every
+// string (up to its page's end, which is mapped if the string starts there);
+// only a string longer than that is read again on its own.
+std::vector<std::string> read_strings(Remote& mem, const std::vector<std::uint64_t>& addrs) {
+  constexpr std::size_t kChunk = 256;
+  constexpr std::size_t kBatch = 64;
+  std::vector<std::string> out(addrs.size());
+  std::vector<char> buf(kChunk * kBatch);
+  for (std::size_t first = 0; first < addrs.size(); first += kBatch) {
+    const std::size_t count = std::min(kBatch, addrs.size() - first);
+    struct iovec local[kBatch], remote[kBatch];
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t a = addrs[first + i];
+      std::size_t len = std::min<std::size_t>(kChunk, 4096 - (a % 4096));
+      local[i] = {buf.data() + i * kChunk, len};
+      remote[i] = {reinterpret_cast<void*>(a), len};
+    }
+    ssize_t got = mem.read_vec(local, remote, count);
+    std::size_t left = got > 0 ? static_cast<std::size_t>(got) : 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::size_t have = std::min(left, local[i].iov_len);
+      left -= have;
+      const char* s = buf.data() + i * kChunk;
+      const void* nul = std::memchr(s, '\0', have);
+      if (nul != nullptr)
+        out[first + i].assign(s, static_cast<const char*>(nul));
+      else
+        out[first + i] = read_string(mem, addrs[first + i]);  // longer, or not read
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> read_argv(Remote& mem, std::uint64_t addr) {
+  return read_strings(mem, read_pointers(mem, addr));
+}
+
+// proc_fd: an open /proc (saves a lookup per call on the exec path).
+int parent_of(int proc_fd, int pid) {
   char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  UniqueFd fd(::open(path, O_RDONLY | O_CLOEXEC));
+  std::snprintf(path, sizeof path, "%d/stat", pid);
+  UniqueFd fd(::openat(proc_fd, path, O_RDONLY | O_CLOEXEC));
   if (!fd) return 0;
   char buf[512];
   ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
@@ -101,16 +155,23 @@ int parent_of(int pid) {
 
 // Whether the exec'd path exists in the target's view: libc's execvp and
 // shells try every PATH entry, and only the one that exists is worth an event.
-bool exists_in_target(int pid, const std::string& path) {
+// root_fd: the jail's root (every process in it shares one: chroot is refused
+// by default), or -1 to look it up through /proc/PID/root.
+bool exists_in_target(int pid, int root_fd, const std::string& path) {
   if (path.empty()) return false;
-  char where[64];
-  std::snprintf(where, sizeof where, "/proc/%d/%s", pid, path[0] == '/' ? "root" : "cwd");
-  UniqueFd dir(::open(where, O_PATH | O_DIRECTORY | O_CLOEXEC));
-  if (!dir) return true;  // cannot tell: record it
+  UniqueFd looked_up;
+  int dir = root_fd;
+  if (path[0] != '/' || root_fd < 0) {
+    char where[64];
+    std::snprintf(where, sizeof where, "/proc/%d/%s", pid, path[0] == '/' ? "root" : "cwd");
+    looked_up.reset(::open(where, O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!looked_up) return true;  // cannot tell: record it
+    dir = looked_up.get();
+  }
   struct open_how how = {};
   how.flags = O_PATH | O_CLOEXEC;
   how.resolve = path[0] == '/' ? RESOLVE_IN_ROOT : 0;
-  UniqueFd f(static_cast<int>(::syscall(SYS_openat2, dir.get(), path.c_str(), &how, sizeof how)));
+  UniqueFd f(static_cast<int>(::syscall(SYS_openat2, dir, path.c_str(), &how, sizeof how)));
   return f.valid() || (errno != ENOENT && errno != ENOTDIR);
 }
 
@@ -191,7 +252,9 @@ std::string describe_syscall_args(const std::string& name, const std::uint64_t a
 }
 
 NotifyHandler::NotifyHandler(const BpfProgram& enforcing, EventSink* sink)
-    : enforcing_(enforcing), sink_(sink) {
+    : enforcing_(enforcing),
+      sink_(sink),
+      proc_fd_(::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC)) {
   struct seccomp_notif_sizes sizes = {};
   if (::syscall(SYS_seccomp, SECCOMP_GET_NOTIF_SIZES, 0, &sizes) != 0) {
     sizes.seccomp_notif = sizeof(struct seccomp_notif);
@@ -242,8 +305,23 @@ bool NotifyHandler::handle_one() {
     std::vector<std::string> argv = read_argv(mem, data.args[at ? 2 : 1]);
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
-    if (valid && sink_ && exists_in_target(pid, path)) sink_->exec(pid, parent_of(pid), path, argv);
+    if (valid && !root_fd_) {
+      char root[64];
+      std::snprintf(root, sizeof root, "/proc/%d/root", pid);
+      root_fd_.reset(::open(root, O_PATH | O_DIRECTORY | O_CLOEXEC));
+    }
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
+    // Observation only: the exec proceeds whatever we record, so unless the
+    // journal is required it may proceed first. The event is still handed
+    // to the sink before the next notification is taken, which keeps the
+    // order.
+    bool early = sink_ == nullptr || !sink_->record_before_continue();
+    if (early && !send(resp)) return false;
+    // The parent is still known: the exec that was just let go takes far
+    // longer than this read, and a process is not reaped before it ends.
+    if (valid && sink_ && exists_in_target(pid, root_fd_.get(), path))
+      sink_->exec(pid, parent_of(proc_fd_.get(), pid), path, argv);
+    return early || send(resp);
   } else if (trace_) {
     // Trace mode: a denial is the supervisor's EACCES; an allowed open
     // continues and is enforced by Landlock and the mounts as before.
@@ -251,6 +329,10 @@ bool NotifyHandler::handle_one() {
   } else {
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
   }
+  return send(resp);
+}
+
+bool NotifyHandler::send(void* resp) {
   if (::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_SEND, resp) != 0 && errno != ENOENT) {
     return errno == EINTR;
   }

@@ -40,10 +40,14 @@ class NotifyHandler {
   const BpfProgram& enforcing_;
   EventSink* sink_;
   UniqueFd listener_;
+  UniqueFd proc_fd_;  // /proc
+  UniqueFd root_fd_;  // the jail's root, from the first exec's /proc/PID/root
   std::vector<char> req_buf_, resp_buf_;
   std::uint64_t handled_ = 0;
   TraceCheck trace_;
 
+  // Sends a filled seccomp_notif_resp; false when the listener is dead.
+  bool send(void* resp);
   // Answers a traced open: EACCES (and an fs.deny event) or continue.
   void trace_open(int pid, int nr, const std::uint64_t args[6], void* resp);
 };
