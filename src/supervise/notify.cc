@@ -310,18 +310,20 @@ bool NotifyHandler::handle_one() {
       std::snprintf(root, sizeof root, "/proc/%d/root", pid);
       root_fd_.reset(::open(root, O_PATH | O_DIRECTORY | O_CLOEXEC));
     }
+    // Everything the event needs is gathered while the exec waits: once it
+    // goes on, this thread may not run again until the new program has run
+    // (it may be woken on our CPU and keep it), and a short program may be
+    // gone, reaped, with the jail's mounts, by then.
+    const bool record = valid && sink_ && exists_in_target(pid, root_fd_.get(), path);
+    const int ppid = record ? parent_of(proc_fd_.get(), pid) : 0;
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
-    // Observation only: the exec proceeds whatever we record, so unless the
-    // journal is required it may proceed first. The event is still handed
-    // to the sink before the next notification is taken, which keeps the
-    // order.
-    bool early = sink_ == nullptr || !sink_->record_before_continue();
-    if (early && !send(resp)) return false;
-    // The parent is still known: the exec that was just let go takes far
-    // longer than this read, and a process is not reaped before it ends.
-    if (valid && sink_ && exists_in_target(pid, root_fd_.get(), path))
-      sink_->exec(pid, parent_of(proc_fd_.get(), pid), path, argv);
-    return early || send(resp);
+    // Observation only: unless the journal is required, the exec goes on
+    // before its event is written (the next notification still waits for
+    // it, which keeps the order).
+    const bool before = sink_ != nullptr && sink_->record_before_continue();
+    if (!before && !send(resp)) return false;
+    if (record) sink_->exec(pid, ppid, path, argv);
+    return !before || send(resp);
   } else if (trace_) {
     // Trace mode: a denial is the supervisor's EACCES; an allowed open
     // continues and is enforced by Landlock and the mounts as before.
