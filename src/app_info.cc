@@ -7,6 +7,7 @@
 #include "base/exit_codes.h"
 #include "base/log.h"
 #include "profile/loader.h"
+#include "seccomp/filter.h"
 #include "seccomp/names.h"
 
 namespace aj {
@@ -17,8 +18,15 @@ int command_check(const CliOptions& o) {
   for (const auto& name : o.check_profiles) {
     auto diags = check_profile(name, search, seccomp_name_is_known);
     if (diags.empty()) {
-      log::warn("{}: ok", name);
-      continue;
+      // What only the merged policy shows (a [seccomp] deny of execve).
+      auto loaded = load_policy(name, search, {}, seccomp_name_is_known);
+      auto seccomp = loaded.policy ? check_seccomp_policy(loaded.policy->seccomp) : Result<void>{};
+      if (loaded.diagnostics.empty() && seccomp) {
+        log::warn("{}: ok", name);
+        continue;
+      }
+      diags = std::move(loaded.diagnostics);
+      if (!seccomp) std::cerr << seccomp.error().render() << '\n';
     }
     ++bad;
     print_diagnostics(diags);

@@ -27,9 +27,11 @@ printf '[profile]\nextends = ["itest-cycle-b"]\n' >"$PROFILES/itest-cycle-a.toml
 printf '[profile]\nextends = ["itest-cycle-a"]\n' >"$PROFILES/itest-cycle-b.toml"
 printf '[filesystem]\nread_only = ["relative/path"]\n' >"$T/bad/relative.toml"
 printf '[profile]\nextends = ["itest-no-such-parent"]\n' >"$T/bad/noparent.toml"
+# Only the merged policy shows this one: the filter cannot deny execve.
+printf '[profile]\nextends = ["default"]\n[seccomp]\ndeny = ["execve"]\n' >"$T/bad/noexec.toml"
 chmod -R a+rX "$T/bad" "$PROFILES"
 
-for b in wrongtype badsize relative noparent; do
+for b in wrongtype badsize relative noparent noexec; do
   capture aj check --profile-dir "$PROFILES" "$T/bad/$b.toml"
   check_capture "check $b.toml exits 1" rc_is 1
   check_capture "check $b.toml names the file" any_matches "$b\\.toml"
