@@ -135,6 +135,13 @@ Result<SessionCgroup> create_session_cgroup(const CgroupSupport& support,
                                             std::string_view session_id,
                                             const CgroupLimits& limits);
 
+// Removes the agentjail-* groups directly below `base` that are empty and at
+// least min_age_s seconds old: those of sessions whose supervisor was killed
+// (SIGKILL leaves it no chance to clean up). A group is empty only for the
+// moment between its creation and the jail joining it, hence the age. Called
+// before each session creates its own; returns how many were removed.
+int remove_stale_groups(const std::string& base, long min_age_s = 60);
+
 // Parent side: put `pid` (and its threads) into every group. Call before the
 // child is released to run anything, so nothing it forks escapes the limits.
 Result<void> cgroup_add_pid(const SessionCgroup& cgroup, pid_t pid);

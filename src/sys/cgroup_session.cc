@@ -1,5 +1,6 @@
 // A session's cgroups: creating them, placing the jail, reading what the
 // limits did, and removing them (see cgroup.h; detection is in cgroup.cc).
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
@@ -90,6 +91,7 @@ Result<void> write_v1_limits(const std::string& controller, const std::string& d
 }
 
 Result<void> add_group(SessionCgroup& cg, std::string controller, std::string dir) {
+  remove_stale_groups(dir.substr(0, dir.rfind('/')));
   if (::mkdir(dir.c_str(), 0755) != 0) return sys_error("mkdir", dir, errno);
   cg.groups.push_back({std::move(controller), std::move(dir), UniqueFd(), UniqueFd()});
   return {};
@@ -155,6 +157,27 @@ void kill_all(const SessionCgroup::Group& g, bool v2) {
 }
 
 }  // namespace
+
+int remove_stale_groups(const std::string& base, long min_age_s) {
+  DIR* dir = ::opendir(base.c_str());
+  if (dir == nullptr) return 0;
+  const std::time_t now = std::time(nullptr);
+  int removed = 0;
+  while (const struct dirent* e = ::readdir(dir)) {
+    const std::string_view name = e->d_name;
+    if (!name.starts_with("agentjail-")) continue;
+    const std::string path = base + "/" + e->d_name;
+    struct stat st;
+    if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    if (now - st.st_mtime < min_age_s) continue;  // may be a session starting now
+    const auto procs = cgroup_text::read_whole(path + "/cgroup.procs");
+    if (!procs || !cgroup_text::parse_pids(*procs).empty()) continue;
+    // A group that still holds processes or child groups refuses rmdir.
+    if (::rmdir(path.c_str()) == 0) ++removed;
+  }
+  ::closedir(dir);
+  return removed;
+}
 
 std::vector<int> SessionCgroup::procs_fds() const {
   std::vector<int> out;

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -432,6 +433,54 @@ TEST_CASE("a single-threaded child joins a v1 group through `tasks`, without a m
   CHECK(membership.find("/agentjail-" + name + "\n") != std::string::npos);
   CHECK(WIFSIGNALED(status));
   CHECK(destroyed.has_value());
+}
+
+TEST_CASE("groups left by a killed supervisor are removed once empty and old, not before" *
+          doctest::skip(skip_unless(&CgroupSupport::pids, "stale-group"))) {
+  const CgroupSupport& s = host_support();
+  const std::string base = s.kind == CgroupSupport::Kind::kV1 ? s.v1_pids_base : s.base;
+  REQUIRE(!base.empty());
+  const std::string tag = std::to_string(getpid());
+  const std::string stale = base + "/agentjail-unit-stale-" + tag;
+  const std::string fresh = base + "/agentjail-unit-fresh-" + tag;
+  const std::string busy = base + "/agentjail-unit-busy-" + tag;
+  const std::string other = base + "/unit-not-ours-" + tag;
+  for (const auto& d : {stale, fresh, busy, other}) REQUIRE(mkdir(d.c_str(), 0755) == 0);
+  // An hour old, as after a supervisor killed long ago.
+  struct timespec old[2];
+  old[0].tv_sec = old[1].tv_sec = time(nullptr) - 3600;
+  old[0].tv_nsec = old[1].tv_nsec = 0;
+  for (const auto& d : {stale, busy, other}) REQUIRE(utimensat(AT_FDCWD, d.c_str(), old, 0) == 0);
+  // `busy` holds a process.
+  int ready[2];
+  REQUIRE(pipe(ready) == 0);
+  const pid_t child = fork();
+  REQUIRE(child >= 0);
+  if (child == 0) {
+    const std::string me = "0";
+    const int fd = open((busy + "/cgroup.procs").c_str(), O_WRONLY);
+    const char ok = fd >= 0 && write(fd, me.data(), me.size()) == 1 ? 'y' : 'n';
+    (void)!write(ready[1], &ok, 1);
+    for (;;) pause();
+  }
+  char ok = 0;
+  REQUIRE(read(ready[0], &ok, 1) == 1);
+  REQUIRE(ok == 'y');
+
+  const int removed = remove_stale_groups(base);
+  const bool stale_gone = access(stale.c_str(), F_OK) != 0;
+  const bool fresh_kept = access(fresh.c_str(), F_OK) == 0;
+  const bool busy_kept = access(busy.c_str(), F_OK) == 0;
+  const bool other_kept = access(other.c_str(), F_OK) == 0;
+  kill(child, SIGKILL);
+  int status = 0;
+  waitpid(child, &status, 0);
+  for (const auto& d : {stale, fresh, busy, other}) rmdir(d.c_str());
+  CHECK(removed >= 1);
+  CHECK(stale_gone);
+  CHECK(fresh_kept);  // a session may be starting in it
+  CHECK(busy_kept);
+  CHECK(other_kept);  // not an agentjail group
 }
 
 }  // namespace aj
