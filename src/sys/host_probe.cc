@@ -63,8 +63,12 @@ Result<HostFacts> probe_host(char** environ_ptr) {
   HostFacts f;
   f.uid = ::getuid();
   f.gid = ::getgid();
+  // The password database only when HOME is unset: asking it costs a read
+  // of nsswitch.conf and /etc/passwd on every start.
+  const char* home = std::getenv("HOME");
   std::string pw_home;
-  if (struct passwd* pw = ::getpwuid(f.uid)) pw_home = pw->pw_dir ? pw->pw_dir : "";
+  if (home == nullptr || *home == '\0')
+    if (struct passwd* pw = ::getpwuid(f.uid)) pw_home = pw->pw_dir ? pw->pw_dir : "";
   f.home = env_or("HOME", pw_home.empty() ? "/" : pw_home);
   char cwd[PATH_MAX];
   if (!::getcwd(cwd, sizeof cwd)) return sys_error("getcwd", "", errno);
