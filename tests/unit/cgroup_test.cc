@@ -467,7 +467,9 @@ TEST_CASE("groups left by a killed supervisor are removed once empty and old, no
   REQUIRE(read(ready[0], &ok, 1) == 1);
   REQUIRE(ok == 'y');
 
-  const int removed = remove_stale_groups(base);
+  // Parallel tests' sessions sweep the same base, and may remove `stale`
+  // first: what counts is that it is gone and the others are not.
+  (void)remove_stale_groups(base);
   const bool stale_gone = access(stale.c_str(), F_OK) != 0;
   const bool fresh_kept = access(fresh.c_str(), F_OK) == 0;
   const bool busy_kept = access(busy.c_str(), F_OK) == 0;
@@ -476,7 +478,6 @@ TEST_CASE("groups left by a killed supervisor are removed once empty and old, no
   int status = 0;
   waitpid(child, &status, 0);
   for (const auto& d : {stale, fresh, busy, other}) rmdir(d.c_str());
-  CHECK(removed >= 1);
   CHECK(stale_gone);
   CHECK(fresh_kept);  // a session may be starting in it
   CHECK(busy_kept);
