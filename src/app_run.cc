@@ -5,7 +5,6 @@
 
 #include <cerrno>
 #include <cstring>
-#include <fstream>
 #include <iostream>
 
 #include "app_commands.h"
@@ -21,6 +20,7 @@
 #include "plan/report.h"
 #include "seccomp/groups.h"
 #include "supervise/notify.h"
+#include "sys/read_file.h"
 
 namespace aj {
 namespace {
@@ -166,9 +166,7 @@ std::vector<std::string> active_layers(const Plan& plan, const PreparedLayers& l
 // denies it every capability there (AppArmor): treat that as unavailable.
 bool apparmor_blocks_userns() {
   if (::getuid() == 0) return false;
-  std::ifstream f("/proc/sys/kernel/apparmor_restrict_unprivileged_userns");
-  int v = 0;
-  return (f >> v) && v == 1;
+  return read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1;
 }
 
 bool is_userns_refusal(const Error& e) {

@@ -15,12 +15,12 @@
 #include <ctime>
 
 #include "sys/cgroup_text.h"
+#include "sys/read_file.h"
 
 namespace aj {
 
 using cgroup_text::parse_pids;
 using cgroup_text::parse_u64;
-using cgroup_text::read_whole;
 using cgroup_text::words;
 
 namespace {
@@ -56,15 +56,6 @@ std::string unescape_octal(std::string_view s) {
       }
     }
     out += s[i];
-  }
-  return out;
-}
-
-std::string join(const std::vector<std::string>& items, std::string_view sep) {
-  std::string out;
-  for (const auto& item : items) {
-    if (!out.empty()) out += sep;
-    out += item;
   }
   return out;
 }
@@ -202,9 +193,9 @@ Found detect_v2(CgroupFs& fs, const std::vector<CgroupMount>& mounts,
   std::vector<std::string> offered, absent;
   for (const char* c : kWanted) (contains(avail, c) ? offered : absent).emplace_back(c);
   if (offered.empty()) {
-    found.notes.push_back(fmt::format("cgroup v2 ({}): offers no memory, pids or cpu controller{}",
-                                      dir,
-                                      avail.empty() ? "" : " (only " + join(avail, ", ") + ")"));
+    found.notes.push_back(
+        fmt::format("cgroup v2 ({}): offers no memory, pids or cpu controller{}", dir,
+                    avail.empty() ? "" : " (only " + fmt::to_string(fmt::join(avail, ", ")) + ")"));
     return found;
   }
   if (int err = fs.probe_create(dir); err != 0) {
@@ -234,10 +225,11 @@ Found detect_v2(CgroupFs& fs, const std::vector<CgroupMount>& mounts,
         "cgroup v2 ({}): {} not delegated to child groups and the group holds other processes "
         "(run agentjail in a delegated scope of its own: systemd-run --user --scope -p "
         "Delegate=yes agentjail ...)",
-        dir, join(need, ", ")));
+        dir, fmt::join(need, ", ")));
   }
   if (!absent.empty()) {
-    found.notes.push_back(fmt::format("cgroup v2 ({}): no {} controller", dir, join(absent, ", ")));
+    found.notes.push_back(
+        fmt::format("cgroup v2 ({}): no {} controller", dir, fmt::join(absent, ", ")));
   }
   s.base = dir;
   if (!blocked) s.v2_enable = need;
@@ -322,7 +314,7 @@ CgroupSupport detect_cgroups(CgroupFs& fs) {
   } else {
     notes.insert(notes.end(), f1.notes.begin(), f1.notes.end());
   }
-  out.reason = join(notes, "; ");
+  out.reason = fmt::to_string(fmt::join(notes, "; "));
   return out;
 }
 
@@ -330,7 +322,7 @@ namespace {
 
 class HostCgroupFs : public CgroupFs {
  public:
-  std::optional<std::string> read(const std::string& path) override { return read_whole(path); }
+  std::optional<std::string> read(const std::string& path) override { return read_file(path); }
   // Permission to create a group, asked without creating one: a mkdir and
   // rmdir per controller cost about 2 ms of every start. A refusal that only
   // mkdir would reveal still surfaces, as an error of create_session_cgroup

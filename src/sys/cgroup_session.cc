@@ -12,6 +12,7 @@
 
 #include "sys/cgroup.h"
 #include "sys/cgroup_text.h"
+#include "sys/read_file.h"
 
 namespace aj {
 
@@ -145,7 +146,7 @@ void kill_all(const SessionCgroup::Group& g, bool v2) {
   if (has_kill) (void)write_text(g.dir + "/cgroup.kill", "1");
   for (int pass = 0; pass < 200; ++pass) {
     const std::vector<pid_t> pids =
-        cgroup_text::parse_pids(cgroup_text::read_whole(g.dir + "/cgroup.procs").value_or(""));
+        cgroup_text::parse_pids(read_file(g.dir + "/cgroup.procs").value_or(""));
     if (pids.empty()) return;
     if (!has_kill) {
       for (pid_t p : pids) {
@@ -170,7 +171,7 @@ int remove_stale_groups(const std::string& base, long min_age_s) {
     struct stat st;
     if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     if (now - st.st_mtime < min_age_s) continue;  // may be a session starting now
-    const auto procs = cgroup_text::read_whole(path + "/cgroup.procs");
+    const auto procs = read_file(path + "/cgroup.procs");
     if (!procs || !cgroup_text::parse_pids(*procs).empty()) continue;
     // A group that still holds processes or child groups refuses rmdir.
     if (::rmdir(path.c_str()) == 0) ++removed;
@@ -242,7 +243,7 @@ int cgroup_enter_self(const int* procs_fds, std::size_t n, std::size_t* failed_i
 CgroupEvents read_cgroup_events(const SessionCgroup& cgroup) {
   CgroupEvents ev;
   auto keyed = [](const std::string& path) {
-    return parse_flat_keyed(cgroup_text::read_whole(path).value_or(""));
+    return parse_flat_keyed(read_file(path).value_or(""));
   };
   auto get = [](const std::map<std::string, std::uint64_t>& m, const char* key) {
     auto it = m.find(key);
@@ -258,7 +259,7 @@ CgroupEvents read_cgroup_events(const SessionCgroup& cgroup) {
       } else {
         // With memsw set, a charge may fail on memory+swap first: count both.
         for (const char* f : {"/memory.failcnt", "/memory.memsw.failcnt"}) {
-          const auto w = cgroup_text::words(cgroup_text::read_whole(g.dir + f).value_or(""));
+          const auto w = cgroup_text::words(read_file(g.dir + f).value_or(""));
           if (!w.empty()) ev.memory_max_hits += cgroup_text::parse_u64(w[0]).value_or(0);
         }
         ev.oom_kills += get(keyed(g.dir + "/memory.oom_control"), "oom_kill");

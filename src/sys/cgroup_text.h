@@ -1,4 +1,4 @@
-// Small text and file helpers shared by cgroup detection (cgroup.cc) and a
+// Small text helpers shared by cgroup detection (cgroup.cc) and a
 // session's groups (cgroup_session.cc); not part of the cgroup API.
 #pragma once
 
@@ -18,7 +18,5 @@ std::vector<std::string> words(std::string_view text);
 std::optional<std::uint64_t> parse_u64(std::string_view s);
 // The pids listed in a cgroup.procs text.
 std::vector<pid_t> parse_pids(std::string_view text);
-// The whole file, or nullopt when it cannot be read.
-std::optional<std::string> read_whole(const std::string& path);
 
 }  // namespace aj::cgroup_text

@@ -14,13 +14,12 @@
 
 #include <cerrno>
 #include <cstdlib>
-#include <fstream>
-#include <iterator>
 #include <sstream>
 
 #include "sys/cgroup.h"
 #include "sys/landlock.h"
 #include "sys/mount_api.h"
+#include "sys/read_file.h"
 #include "sys/seccomp_uapi.h"
 
 namespace aj {
@@ -222,21 +221,6 @@ FeatureAttempt attempt_in_child(ChildRecord (*fn)(bool), bool drop) {
   return a;
 }
 
-std::optional<std::string> read_small(const char* path) {
-  std::ifstream in(path);
-  if (!in) return std::nullopt;
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
-std::optional<long> read_sysctl(const char* path) {
-  auto text = read_small(path);
-  if (!text) return std::nullopt;
-  char* end = nullptr;
-  long v = std::strtol(text->c_str(), &end, 10);
-  if (end == text->c_str()) return std::nullopt;
-  return v;
-}
-
 struct NamedAction {
   const char* name;
   unsigned value;
@@ -260,7 +244,7 @@ SeccompFeature probe_seccomp() {
   s.filter = ::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &allow) == 0;
   if (!s.filter) s.filter_err = errno;
   // The sysctl lists the actions; where /proc/sys is masked, ask one by one.
-  if (auto text = read_small("/proc/sys/kernel/seccomp/actions_avail")) {
+  if (auto text = read_file("/proc/sys/kernel/seccomp/actions_avail")) {
     std::istringstream words(*text);
     for (std::string w; words >> w;) s.actions.push_back(w);
   } else if (s.filter) {

@@ -12,15 +12,6 @@
 namespace aj {
 namespace {
 
-std::string join(const std::vector<std::string>& words, std::string_view sep) {
-  std::string out;
-  for (const auto& w : words) {
-    if (!out.empty()) out += sep;
-    out += w;
-  }
-  return out;
-}
-
 // Pretty-printed JSON, written by hand: objects, scalars and string lists.
 class JsonWriter {
  public:
@@ -137,15 +128,15 @@ FeatureRow overlay_row(const FeatureAttempt& a, std::string name) {
 
 FeatureRow landlock_row(int abi) {
   if (abi <= 0) return {"landlock", "no", "not built in or disabled at boot (lsm=)"};
-  std::string detail = join(landlock_feature_names(abi), " ");
+  std::string detail = fmt::to_string(fmt::join(landlock_feature_names(abi), " "));
   if (abi > 7) detail += fmt::format(" (ABI {} is newer than agentjail knows; used as 7)", abi);
   return {"landlock", fmt::format("ABI {}", abi), std::move(detail)};
 }
 
 std::vector<FeatureRow> seccomp_rows(const SeccompFeature& s) {
   std::vector<FeatureRow> rows;
-  std::string detail =
-      s.filter ? "actions: " + join(s.actions, " ") : "seccomp(2): " + errno_text(s.filter_err);
+  std::string detail = s.filter ? "actions: " + fmt::to_string(fmt::join(s.actions, " "))
+                                : "seccomp(2): " + errno_text(s.filter_err);
   if (s.current_mode == 2) detail += "; this process already runs under a seccomp filter";
   rows.push_back({"seccomp filter", yes_no(s.filter), std::move(detail)});
   if (!s.user_notif) {
@@ -174,13 +165,13 @@ FeatureRow cgroup_row(const CgroupFeature& c) {
     std::vector<std::string> at;
     for (auto [name, base] : bases)
       if (!base->empty()) at.push_back(fmt::format("{} at {}", name, *base));
-    detail = at.empty() ? "no controller usable" : join(at, ", ");
+    detail = at.empty() ? "no controller usable" : fmt::to_string(fmt::join(at, ", "));
   } else if (c.kind != "none") {
-    detail = have.empty() ? "no controller usable" : join(have, " ");
+    detail = have.empty() ? "no controller usable" : fmt::to_string(fmt::join(have, " "));
     if (!c.base.empty()) detail += " under " + c.base;
   }
   if (c.kind != "none" && !lack.empty() && !have.empty())
-    detail += " (not " + join(lack, " ") + ")";
+    detail += " (not " + fmt::to_string(fmt::join(lack, " ")) + ")";
   if (!c.reason.empty()) detail += (detail.empty() ? "" : "; ") + c.reason;
   if (c.kind == "none") detail += (detail.empty() ? "" : "; ") + std::string("rlimits only");
   return {"cgroups", c.kind, std::move(detail)};
