@@ -174,8 +174,24 @@ int attach(int mntfd, int targetfd) noexcept {
 
 constexpr unsigned kSafe = MOUNT_ATTR_NOSUID | MOUNT_ATTR_NODEV;
 
+// ENOENT when an optional non-bind op's target is missing from the new root
+// (the built-in /proc masks vary by kernel): checked before a mount is made,
+// because closing a mount that was never attached costs an RCU grace period.
+int optional_target_missing(const ChildMount& m, int rootfd) noexcept {
+  if (!m.optional || m.kind == MountKind::kSymlink) return 0;
+  const char* rel = m.target;
+  while (*rel == '/') ++rel;
+  int fd = sys::openat2(rootfd, rel, O_PATH | O_CLOEXEC, kResolve);
+  if (fd >= 0) {
+    ::close(fd);
+    return 0;
+  }
+  return errno == ENOENT ? ENOENT : 0;
+}
+
 // Executes one op; returns 0 or an errno.
 int run_op(const ChildMount& m, int rootfd, int source_fd, int staging_fd) noexcept {
+  if (source_fd < 0 && optional_target_missing(m, rootfd)) return ENOENT;
   Fd mnt;
   NodeType node = NodeType::kDir;
   switch (m.kind) {
