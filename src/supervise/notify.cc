@@ -7,7 +7,6 @@
 #include <linux/seccomp.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,141 +16,11 @@
 #include "seccomp/bpf_eval.h"
 #include "seccomp/names.h"
 #include "seccomp/notify_program.h"
+#include "supervise/target.h"
 #include "sys/seccomp_uapi.h"
 
 namespace aj {
 namespace {
-
-constexpr std::size_t kMaxString = 4096;
-constexpr std::size_t kMaxArgs = 256;
-
-// The notified process's memory: process_vm_readv (one syscall, no fd),
-// falling back to /proc/PID/mem where that is refused.
-class Remote {
- public:
-  explicit Remote(int pid) : pid_(pid) {}
-  ssize_t read(std::uint64_t addr, void* buf, std::size_t n) {
-    struct iovec local = {buf, n};
-    struct iovec remote = {reinterpret_cast<void*>(addr), n};
-    ssize_t r = ::process_vm_readv(pid_, &local, 1, &remote, 1, 0);
-    if (r >= 0 || (errno != ENOSYS && errno != EPERM)) return r;
-    if (!mem_) {
-      char path[64];
-      std::snprintf(path, sizeof path, "/proc/%d/mem", pid_);
-      mem_.reset(::open(path, O_RDONLY | O_CLOEXEC));
-      if (!mem_) return -1;
-    }
-    return ::pread(mem_.get(), buf, n, static_cast<off_t>(addr));
-  }
-
-  // Several ranges at once; where process_vm_readv is refused, one by one.
-  ssize_t read_vec(const struct iovec* local, const struct iovec* remote, std::size_t n) {
-    ssize_t r = ::process_vm_readv(pid_, local, n, remote, n, 0);
-    if (r >= 0 || (errno != ENOSYS && errno != EPERM)) return r;
-    ssize_t total = 0;
-    for (std::size_t i = 0; i < n; ++i) {
-      ssize_t got = read(reinterpret_cast<std::uint64_t>(remote[i].iov_base), local[i].iov_base,
-                         remote[i].iov_len);
-      if (got < 0) return total > 0 ? total : got;
-      total += got;
-      if (static_cast<std::size_t>(got) < remote[i].iov_len) break;
-    }
-    return total;
-  }
-
- private:
-  int pid_;
-  UniqueFd mem_;
-};
-
-// Reads a NUL-terminated string from the target's memory.
-std::string read_string(Remote& mem, std::uint64_t addr) {
-  std::string out;
-  char buf[512];
-  while (addr != 0 && out.size() < kMaxString) {
-    // Stop at the page end so an unmapped next page does not fail the read.
-    std::size_t to_page_end = 4096 - (addr % 4096);
-    ssize_t n = mem.read(addr, buf, std::min(sizeof buf, to_page_end));
-    if (n <= 0) break;
-    const char* end = static_cast<const char*>(std::memchr(buf, '\0', static_cast<size_t>(n)));
-    out.append(buf, end ? static_cast<size_t>(end - buf) : static_cast<size_t>(n));
-    if (end) break;
-    addr += static_cast<std::uint64_t>(n);
-  }
-  return out;
-}
-
-// The pointer array argv points at (up to the terminating null).
-std::vector<std::uint64_t> read_pointers(Remote& mem, std::uint64_t addr) {
-  std::vector<std::uint64_t> out;
-  std::uint64_t ptrs[64];
-  while (addr != 0 && out.size() < kMaxArgs) {
-    std::uint64_t at = addr + out.size() * 8;
-    std::size_t want = std::min<std::size_t>(sizeof ptrs, 4096 - (at % 4096));
-    ssize_t n = mem.read(at, ptrs, want);
-    if (n < 8) break;
-    for (std::size_t k = 0; k < static_cast<std::size_t>(n) / 8; ++k) {
-      if (ptrs[k] == 0 || out.size() >= kMaxArgs) return out;
-      out.push_back(ptrs[k]);
-    }
-  }
-  return out;
-}
-
-// The strings at `addrs`, each as read_string would give it, in as few
-// syscalls as possible: one process_vm_readv takes the first bytes of every
-// string (up to its page's end, which is mapped if the string starts there);
-// only a string longer than that is read again on its own.
-std::vector<std::string> read_strings(Remote& mem, const std::vector<std::uint64_t>& addrs) {
-  constexpr std::size_t kChunk = 256;
-  constexpr std::size_t kBatch = 64;
-  std::vector<std::string> out(addrs.size());
-  std::vector<char> buf(kChunk * kBatch);
-  for (std::size_t first = 0; first < addrs.size(); first += kBatch) {
-    const std::size_t count = std::min(kBatch, addrs.size() - first);
-    struct iovec local[kBatch], remote[kBatch];
-    for (std::size_t i = 0; i < count; ++i) {
-      std::uint64_t a = addrs[first + i];
-      std::size_t len = std::min<std::size_t>(kChunk, 4096 - (a % 4096));
-      local[i] = {buf.data() + i * kChunk, len};
-      remote[i] = {reinterpret_cast<void*>(a), len};
-    }
-    ssize_t got = mem.read_vec(local, remote, count);
-    std::size_t left = got > 0 ? static_cast<std::size_t>(got) : 0;
-    for (std::size_t i = 0; i < count; ++i) {
-      std::size_t have = std::min(left, local[i].iov_len);
-      left -= have;
-      const char* s = buf.data() + i * kChunk;
-      const void* nul = std::memchr(s, '\0', have);
-      if (nul != nullptr)
-        out[first + i].assign(s, static_cast<const char*>(nul));
-      else
-        out[first + i] = read_string(mem, addrs[first + i]);  // longer, or not read
-    }
-  }
-  return out;
-}
-
-std::vector<std::string> read_argv(Remote& mem, std::uint64_t addr) {
-  return read_strings(mem, read_pointers(mem, addr));
-}
-
-// proc_fd: an open /proc (saves a lookup per call on the exec path).
-int parent_of(int proc_fd, int pid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "%d/stat", pid);
-  UniqueFd fd(::openat(proc_fd, path, O_RDONLY | O_CLOEXEC));
-  if (!fd) return 0;
-  char buf[512];
-  ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  const char* close = std::strrchr(buf, ')');  // comm may hold spaces
-  int ppid = 0;
-  char state;
-  if (close && std::sscanf(close + 1, " %c %d", &state, &ppid) == 2) return ppid;
-  return 0;
-}
 
 // Whether the exec'd path exists in the target's view: libc's execvp and
 // shells try every PATH entry, and only the one that exists is worth an event.
@@ -301,8 +170,9 @@ bool NotifyHandler::handle_one() {
   } else if (is_exec) {
     Remote mem(pid);
     bool at = data.nr == SYS_execveat;
-    std::string path = read_string(mem, data.args[at ? 1 : 0]);
-    std::vector<std::string> argv = read_argv(mem, data.args[at ? 2 : 1]);
+    std::string path;
+    std::vector<std::string> argv;
+    read_exec_args(mem, data.args[at ? 1 : 0], data.args[at ? 2 : 1], &path, &argv);
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
     if (valid && !root_fd_) {
@@ -315,14 +185,14 @@ bool NotifyHandler::handle_one() {
     // (it may be woken on our CPU and keep it), and a short program may be
     // gone, reaped, with the jail's mounts, by then.
     const bool record = valid && sink_ && exists_in_target(pid, root_fd_.get(), path);
-    const int ppid = record ? parent_of(proc_fd_.get(), pid) : 0;
+    const ProcessIds ids = record ? process_ids(proc_fd_.get(), pid) : ProcessIds{pid, 0};
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
     // Observation only: unless the journal is required, the exec goes on
     // before its event is written (the next notification still waits for
     // it, which keeps the order).
     const bool before = sink_ != nullptr && sink_->record_before_continue();
     if (!before && !send(resp)) return false;
-    if (record) sink_->exec(pid, ppid, path, argv);
+    if (record) sink_->exec(ids.pid, ids.ppid, path, argv);
     return !before || send(resp);
   } else if (trace_) {
     // Trace mode: a denial is the supervisor's EACCES; an allowed open

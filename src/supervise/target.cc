@@ -1,0 +1,198 @@
+#include "supervise/target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "sys/pidfd_uapi.h"
+
+namespace aj {
+namespace {
+
+constexpr std::size_t kMaxString = 4096;
+constexpr std::size_t kMaxArgs = 256;
+
+// The pointer array argv points at (up to the terminating null).
+std::vector<std::uint64_t> read_pointers(Remote& mem, std::uint64_t addr) {
+  std::vector<std::uint64_t> out;
+  std::uint64_t ptrs[64];
+  while (addr != 0 && out.size() < kMaxArgs) {
+    std::uint64_t at = addr + out.size() * 8;
+    std::size_t want = std::min<std::size_t>(sizeof ptrs, 4096 - (at % 4096));
+    ssize_t n = mem.read(at, ptrs, want);
+    if (n < 8) break;
+    for (std::size_t k = 0; k < static_cast<std::size_t>(n) / 8; ++k) {
+      if (ptrs[k] == 0 || out.size() >= kMaxArgs) return out;
+      out.push_back(ptrs[k]);
+    }
+  }
+  return out;
+}
+
+// The strings at `addrs`, each as read_string would give it, in as few
+// syscalls as possible: one process_vm_readv takes the first bytes of every
+// string (up to its page's end, which is mapped if the string starts there);
+// only a string longer than that is read again on its own.
+std::vector<std::string> read_strings(Remote& mem, const std::vector<std::uint64_t>& addrs) {
+  constexpr std::size_t kChunk = 256;
+  constexpr std::size_t kBatch = 64;
+  std::vector<std::string> out(addrs.size());
+  std::vector<char> buf(kChunk * kBatch);
+  for (std::size_t first = 0; first < addrs.size(); first += kBatch) {
+    const std::size_t count = std::min(kBatch, addrs.size() - first);
+    struct iovec local[kBatch], remote[kBatch];
+    for (std::size_t i = 0; i < count; ++i) {
+      std::uint64_t a = addrs[first + i];
+      std::size_t len = std::min<std::size_t>(kChunk, 4096 - (a % 4096));
+      local[i] = {buf.data() + i * kChunk, len};
+      remote[i] = {reinterpret_cast<void*>(a), len};
+    }
+    ssize_t got = mem.read_vec(local, remote, count);
+    std::size_t left = got > 0 ? static_cast<std::size_t>(got) : 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::size_t have = std::min(left, local[i].iov_len);
+      left -= have;
+      const char* s = buf.data() + i * kChunk;
+      const void* nul = std::memchr(s, '\0', have);
+      if (nul != nullptr)
+        out[first + i].assign(s, static_cast<const char*>(nul));
+      else
+        out[first + i] = read_string(mem, addrs[first + i]);  // longer, or not read
+    }
+  }
+  return out;
+}
+
+// The parent's pid from /proc/PID/stat (kernels before 6.13). proc_fd: an
+// open /proc, which saves a lookup per call.
+int parent_from_proc(int proc_fd, int pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "%d/stat", pid);
+  UniqueFd fd(::openat(proc_fd, path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return 0;
+  char buf[512];
+  ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  const char* close = std::strrchr(buf, ')');  // comm may hold spaces
+  int ppid = 0;
+  char state;
+  if (close && std::sscanf(close + 1, " %c %d", &state, &ppid) == 2) return ppid;
+  return 0;
+}
+
+}  // namespace
+
+ssize_t Remote::read(std::uint64_t addr, void* buf, std::size_t n) {
+  struct iovec local = {buf, n};
+  struct iovec remote = {reinterpret_cast<void*>(addr), n};
+  ssize_t r = ::process_vm_readv(pid_, &local, 1, &remote, 1, 0);
+  if (r >= 0 || (errno != ENOSYS && errno != EPERM)) return r;
+  if (!mem_) {
+    char path[64];
+    std::snprintf(path, sizeof path, "/proc/%d/mem", pid_);
+    mem_.reset(::open(path, O_RDONLY | O_CLOEXEC));
+    if (!mem_) return -1;
+  }
+  return ::pread(mem_.get(), buf, n, static_cast<off_t>(addr));
+}
+
+ssize_t Remote::read_vec(const struct iovec* local, const struct iovec* remote, std::size_t n) {
+  ssize_t r = ::process_vm_readv(pid_, local, n, remote, n, 0);
+  if (r >= 0 || (errno != ENOSYS && errno != EPERM)) return r;
+  ssize_t total = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    ssize_t got = read(reinterpret_cast<std::uint64_t>(remote[i].iov_base), local[i].iov_base,
+                       remote[i].iov_len);
+    if (got < 0) return total > 0 ? total : got;
+    total += got;
+    if (static_cast<std::size_t>(got) < remote[i].iov_len) break;
+  }
+  return total;
+}
+
+// Reads a NUL-terminated string from the target's memory.
+std::string read_string(Remote& mem, std::uint64_t addr) {
+  std::string out;
+  char buf[512];
+  while (addr != 0 && out.size() < kMaxString) {
+    // Stop at the page end so an unmapped next page does not fail the read.
+    std::size_t to_page_end = 4096 - (addr % 4096);
+    ssize_t n = mem.read(addr, buf, std::min(sizeof buf, to_page_end));
+    if (n <= 0) break;
+    const char* end = static_cast<const char*>(std::memchr(buf, '\0', static_cast<size_t>(n)));
+    out.append(buf, end ? static_cast<size_t>(end - buf) : static_cast<size_t>(n));
+    if (end) break;
+    addr += static_cast<std::uint64_t>(n);
+  }
+  return out;
+}
+
+// An exec's path and argv. One process_vm_readv takes the start of the path
+// and of argv's pointer array (each up to its page's end, at most 512
+// bytes); a longer path or array is read again on its own, then the strings.
+void read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
+                    std::string* path, std::vector<std::string>* argv) {
+  char path_buf[512];
+  std::uint64_t ptrs[64];
+  auto span = [](std::uint64_t addr, std::size_t most) {
+    return addr == 0 ? 0 : std::min<std::size_t>(most, 4096 - (addr % 4096));
+  };
+  struct iovec local[2] = {{path_buf, span(path_addr, sizeof path_buf)},
+                           {ptrs, span(argv_addr, sizeof ptrs) / 8 * 8}};
+  struct iovec remote[2] = {{reinterpret_cast<void*>(path_addr), local[0].iov_len},
+                            {reinterpret_cast<void*>(argv_addr), local[1].iov_len}};
+  ssize_t got = mem.read_vec(local, remote, 2);
+  std::size_t left = got > 0 ? static_cast<std::size_t>(got) : 0;
+  std::size_t have_path = std::min(left, local[0].iov_len);
+  std::size_t have_ptrs = have_path == local[0].iov_len ? left - have_path : 0;
+
+  const void* nul = std::memchr(path_buf, '\0', have_path);
+  if (nul != nullptr)
+    path->assign(path_buf, static_cast<std::size_t>(static_cast<const char*>(nul) - path_buf));
+  else
+    *path = read_string(mem, path_addr);
+
+  std::vector<std::uint64_t> addrs;
+  bool ended = false;
+  for (std::size_t k = 0; k < have_ptrs / 8 && addrs.size() < kMaxArgs; ++k) {
+    if (ptrs[k] == 0) {
+      ended = true;
+      break;
+    }
+    addrs.push_back(ptrs[k]);
+  }
+  if (!ended && addrs.size() < kMaxArgs) addrs = read_pointers(mem, argv_addr);
+  *argv = read_strings(mem, addrs);
+}
+
+// PIDFD_GET_INFO costs about a tenth of opening, reading and parsing
+// /proc/PID/stat, and this read sits on every exec's critical path.
+ProcessIds process_ids(int proc_fd, int tid) {
+  static bool have_pidfd_info = true;
+  if (have_pidfd_info) {
+    // A thread other than the leader (EINVAL, or ENOENT since Linux 6.9)
+    // needs PIDFD_THREAD (O_EXCL, Linux 6.9); else /proc below.
+    UniqueFd pidfd(static_cast<int>(::syscall(SYS_pidfd_open, tid, 0)));
+    if (!pidfd && (errno == EINVAL || errno == ENOENT))
+      pidfd.reset(static_cast<int>(::syscall(SYS_pidfd_open, tid, O_EXCL)));
+    if (!pidfd && errno == ESRCH) return {tid, 0};  // gone
+    if (pidfd) {
+      uapi::pidfd_info info = {};
+      info.mask = uapi::kPidfdInfoPid;
+      if (::ioctl(pidfd.get(), uapi::kPidfdGetInfo, &info) == 0)
+        return {static_cast<int>(info.tgid), static_cast<int>(info.ppid)};
+      if (errno == ESRCH) return {tid, 0};
+      if (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP) have_pidfd_info = false;
+    }
+  }
+  return {tid, parent_from_proc(proc_fd, tid)};
+}
+
+}  // namespace aj

@@ -1,0 +1,47 @@
+// What the supervisor reads from a notified process, while its syscall
+// waits: strings and argv from its memory, and its parent.
+#pragma once
+
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "base/unique_fd.h"
+
+namespace aj {
+
+// The notified process's memory: process_vm_readv (one syscall, no fd),
+// falling back to /proc/PID/mem where that is refused.
+class Remote {
+ public:
+  explicit Remote(int pid) : pid_(pid) {}
+  ssize_t read(std::uint64_t addr, void* buf, std::size_t n);
+  // Several ranges at once; where process_vm_readv is refused, one by one.
+  ssize_t read_vec(const struct iovec* local, const struct iovec* remote, std::size_t n);
+
+ private:
+  int pid_;
+  UniqueFd mem_;
+};
+
+// A NUL-terminated string (at most 4096 bytes) at addr.
+std::string read_string(Remote& mem, std::uint64_t addr);
+
+// An exec's path and argv (at most 256 arguments).
+void read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
+                    std::string* path, std::vector<std::string>* argv);
+
+struct ProcessIds {
+  int pid = 0;   // the process (thread group) of the notified thread
+  int ppid = 0;  // its parent; 0 when unknown
+};
+
+// The process a notified thread belongs to, and its parent. proc_fd: an
+// open /proc, for kernels without PIDFD_GET_INFO (there the thread's own id
+// stands for the process).
+ProcessIds process_ids(int proc_fd, int tid);
+
+}  // namespace aj
