@@ -2,7 +2,7 @@
 
 #include <errno.h>
 #include <fmt/format.h>
-#include <poll.h>
+#include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -46,6 +46,7 @@ class Loop {
   explicit Loop(const SuperviseOptions& o) : o_(o) {}
 
   SuperviseResult run() {
+    epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
     sigset_t set = supervised_signals();
     sigfd_.reset(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
     timer_.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
@@ -56,13 +57,11 @@ class Loop {
     if (o_.timeout_ms) arm(timer_.get(), *o_.timeout_ms);
 
     while (!init_done_) {
-      int n = ::poll(fds_, kSources, -1);
+      struct epoll_event ev[8];
+      int n = ::epoll_wait(epoll_.get(), ev, 8, -1);
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
-      for (int src = 0; src < kSources; ++src) {
-        short got = fds_[src].fd >= 0 ? fds_[src].revents : 0;
-        if (got) dispatch(src, got);
-      }
+      for (int i = 0; i < n; ++i) dispatch(static_cast<int>(ev[i].data.u32), ev[i].events);
       if (o_.sink && !o_.sink->healthy() && !journal_stop_) {
         // journal.required: no unrecorded session.
         journal_stop_ = true;
@@ -75,29 +74,27 @@ class Loop {
   }
 
  private:
-  enum Source { kPid, kStatus, kSignal, kTimer, kNotify, kSources };
+  enum Source { kPid, kStatus, kSignal, kTimer, kNotify };
 
-  // poll, not epoll: the seccomp listener wakes a poll() waiter on the
-  // notifying task's CPU (SECCOMP_USER_NOTIF_FD_SYNC_WAKE_UP), and the
-  // answer then resumes the task there too. Through epoll that hint is
-  // lost: every exec migrated between CPUs and cost about twice as much.
   void watch(int fd, Source src) {
-    fds_[src].fd = fd;
-    fds_[src].events = POLLIN;
+    struct epoll_event ev = {};
+    ev.events = EPOLLIN;
+    ev.data.u32 = src;
+    ::epoll_ctl(epoll_.get(), EPOLL_CTL_ADD, fd, &ev);
   }
-  void unwatch(Source src) { fds_[src].fd = -1; }
 
-  void dispatch(int src, short events) {
+  void dispatch(int src, std::uint32_t events) {
     switch (src) {
       case kPid: on_init_exit(); break;
       case kStatus: drain_reports(); break;
       case kSignal: on_signal(); break;
       case kTimer: on_timer(); break;
       case kNotify:
-        // POLLHUP: no task uses the filter any more; stop watching, or the
+        // EPOLLHUP: no task uses the filter any more; stop watching, or the
         // loop would spin until the init has gone.
-        if ((events & POLLIN) && o_.notify->handle_one()) break;
-        if (events & (POLLHUP | POLLERR | POLLNVAL) || !(events & POLLIN)) unwatch(kNotify);
+        if ((events & EPOLLIN) && o_.notify->handle_one()) break;
+        if (events & (EPOLLHUP | EPOLLERR) || !(events & EPOLLIN))
+          ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, o_.notify->fd(), nullptr);
         break;
     }
   }
@@ -140,7 +137,7 @@ class Loop {
       if (n < 0 && errno == EINTR) continue;
       if (n != static_cast<ssize_t>(sizeof r)) {
         if (n == 0) {  // every child end closed: stop watching
-          unwatch(kStatus);
+          ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, o_.status_fd, nullptr);
         }
         return;
       }
@@ -188,8 +185,7 @@ class Loop {
   }
 
   const SuperviseOptions& o_;
-  UniqueFd sigfd_, timer_;
-  struct pollfd fds_[kSources] = {{-1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}, {-1, 0, 0}};
+  UniqueFd epoll_, sigfd_, timer_;
   SuperviseResult result_;
   bool init_done_ = false;
   bool journal_stop_ = false;

@@ -1,4 +1,4 @@
-// The supervisor: one thread, one poll loop outside the jail. Watches the
+// The supervisor: one thread, one epoll loop outside the jail. Watches the
 // init's pidfd, forwards signals, enforces the wall-clock limit and collects
 // the child's reports.
 #pragma once
