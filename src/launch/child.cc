@@ -18,6 +18,7 @@
 #include <linux/securebits.h>
 #include <net/if.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
@@ -338,6 +339,8 @@ void kill_descendants() noexcept {
     n = ::recv(spec.status_fd, &go, 1, 0);
   } while (n < 0 && errno == EINTR);
   if (n != 1 || go != 'G') ::_exit(kExitSetupFailed);
+  // Only after the go: the supervisor narrows our CPUs before sending it.
+  if (spec.cpu_affinity) ::sched_setaffinity(0, sizeof(cpu_set_t), spec.cpu_affinity);
   // Join the session's v1 cgroups ourselves: cheap for a single thread, where
   // the supervisor moving us would wait for an RCU grace period. (v2 groups
   // were joined by clone3 itself.)

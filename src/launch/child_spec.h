@@ -2,6 +2,7 @@
 // built by the parent beforehand, so the child never allocates.
 #pragma once
 
+#include <sched.h>
 #include <signal.h>
 
 #include <cstddef>
@@ -106,6 +107,10 @@ struct ChildSpec {
 
   ChildHooks hooks;
   bool receive_seccomp = true;  // wait for the SeccompHandoff before exec
+
+  // The CPUs the child may run on, given back to it after the go: the
+  // supervisor may first move it to another CPU (see launcher.cc).
+  const cpu_set_t* cpu_affinity = nullptr;
 };
 
 // Runs in the child after clone: becomes the jail's init (PID 1), builds the

@@ -80,6 +80,22 @@ void kill_and_reap(int pidfd) {
   ::waitid(static_cast<idtype_t>(P_PIDFD), static_cast<id_t>(pidfd), &info, WEXITED);
 }
 
+// A new child waits on this CPU until we block, and we compile the seccomp
+// filter and write session.start first (about a millisecond): the scheduler
+// rarely moves it to an idle CPU in that time. So it is moved to another CPU
+// it may use, and takes back the whole set once it has the go (ChildSpec).
+void start_elsewhere(pid_t pid, const cpu_set_t& allowed) {
+  const int here = ::sched_getcpu();
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (cpu == here || !CPU_ISSET(cpu, &allowed)) continue;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    ::sched_setaffinity(pid, sizeof one, &one);
+    return;
+  }
+}
+
 // One message: the header, then the instructions (see SeccompHandoff).
 bool send_seccomp(int fd, const SeccompHandoff& prog) {
   SeccompHandoffHeader header{kSeccompHandoffMagic, static_cast<std::uint32_t>(prog.count),
@@ -184,6 +200,9 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
         CLONE_NEWUSER | CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | CLONE_NEWCGROUP;
     if (plan.new_netns) flags |= CLONE_NEWNET;
   }
+  cpu_set_t affinity;
+  const bool know_affinity = ::sched_getaffinity(0, sizeof affinity, &affinity) == 0;
+  if (know_affinity) spec.cpu_affinity = &affinity;
   int pidfd_raw = -1;
   pid_t pid = clone_child(flags, into_cgroup, &pidfd_raw);
   if (pid == 0) run_child(spec);
@@ -201,6 +220,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   }
   UniqueFd pidfd(pidfd_raw);
   child_end.reset();
+  if (know_affinity) start_elsewhere(pid, affinity);
 
   Result<void> maps;
   if (into_cgroup >= 0 && !placed) maps = cgroup_add_pid(*options.cgroup, pid);
