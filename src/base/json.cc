@@ -6,9 +6,22 @@
 
 namespace aj {
 
-std::string json_string(std::string_view s) {
-  std::string out = "\"";
+void json_append(std::string& out, std::string_view s) {
+  out.reserve(out.size() + s.size() + 2);
+  out += '"';
   for (std::size_t i = 0; i < s.size();) {
+    // A run of printable ASCII needs no escaping: appended at once.
+    std::size_t plain = i;
+    while (plain < s.size()) {
+      unsigned char c = static_cast<unsigned char>(s[plain]);
+      if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\') break;
+      ++plain;
+    }
+    if (plain > i) {
+      out.append(s.substr(i, plain - i));
+      i = plain;
+      continue;
+    }
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (c == '"' || c == '\\') {
       out += '\\';
@@ -19,7 +32,7 @@ std::string json_string(std::string_view s) {
         case '\n': out += "\\n"; break;
         case '\t': out += "\\t"; break;
         case '\r': out += "\\r"; break;
-        default: out += fmt::format("\\u{:04x}", c);
+        default: fmt::format_to(std::back_inserter(out), "\\u{:04x}", c);
       }
       ++i;
     } else {
@@ -34,6 +47,11 @@ std::string json_string(std::string_view s) {
     }
   }
   out += '"';
+}
+
+std::string json_string(std::string_view s) {
+  std::string out;
+  json_append(out, s);
   return out;
 }
 

@@ -10,4 +10,7 @@ namespace aj {
 // Returns the quoted JSON string for s.
 std::string json_string(std::string_view s);
 
+// Appends the quoted JSON string for s to out.
+void json_append(std::string& out, std::string_view s);
+
 }  // namespace aj

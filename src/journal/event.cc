@@ -4,6 +4,7 @@
 
 #include <array>
 #include <ctime>
+#include <iterator>
 
 #include "base/json.h"
 
@@ -15,15 +16,15 @@ constexpr std::array<std::string_view, 9> kCommonKeys = {
 
 struct ValueWriter {
   std::string& out;
-  void operator()(const std::string& s) const { out += json_string(s); }
-  void operator()(std::int64_t n) const { out += fmt::format("{}", n); }
-  void operator()(std::uint64_t n) const { out += fmt::format("{}", n); }
+  void operator()(const std::string& s) const { json_append(out, s); }
+  void operator()(std::int64_t n) const { fmt::format_to(std::back_inserter(out), "{}", n); }
+  void operator()(std::uint64_t n) const { fmt::format_to(std::back_inserter(out), "{}", n); }
   void operator()(bool b) const { out += b ? "true" : "false"; }
   void operator()(const std::vector<std::string>& list) const {
     out += '[';
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (i) out += ',';
-      out += json_string(list[i]);
+      json_append(out, list[i]);
     }
     out += ']';
   }
@@ -31,9 +32,9 @@ struct ValueWriter {
     out += '{';
     for (std::size_t i = 0; i < counts.size(); ++i) {
       if (i) out += ',';
-      out += json_string(counts[i].first);
+      json_append(out, counts[i].first);
       out += ':';
-      out += fmt::format("{}", counts[i].second);
+      fmt::format_to(std::back_inserter(out), "{}", counts[i].second);
     }
     out += '}';
   }
@@ -41,13 +42,13 @@ struct ValueWriter {
 
 void add_key(std::string& out, std::string_view key) {
   out += ',';
-  out += json_string(key);
+  json_append(out, key);
   out += ':';
 }
 
 void add_string(std::string& out, std::string_view key, std::string_view value) {
   add_key(out, key);
-  out += json_string(value);
+  json_append(out, value);
 }
 
 }  // namespace
@@ -98,25 +99,34 @@ std::string format_journal_time(std::chrono::system_clock::time_point t) {
     frac += 1000000;
     --secs;
   }
-  std::tm tm{};
-  ::gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:06}Z", tm.tm_year + 1900, tm.tm_mon + 1,
-                     tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, frac);
+  // Events come many per second: the calendar part is worked out once a second.
+  thread_local std::time_t cached_secs = -1;
+  thread_local std::string cached;
+  if (secs != cached_secs || cached.empty()) {
+    std::tm tm{};
+    ::gmtime_r(&secs, &tm);
+    cached = fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}", tm.tm_year + 1900, tm.tm_mon + 1,
+                         tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec);
+    cached_secs = secs;
+  }
+  return fmt::format("{}.{:06}Z", cached, frac);
 }
 
 std::string serialize_journal_event(const JournalEvent& e, const JournalStamp& stamp) {
-  std::string out = fmt::format("{{\"v\":{}", kJournalVersion);
+  std::string out;
+  out.reserve(256);
+  fmt::format_to(std::back_inserter(out), "{{\"v\":{}", kJournalVersion);
   add_string(out, "ts", stamp.ts);
   add_string(out, "session", stamp.session);
   add_key(out, "seq");
-  out += fmt::format("{}", stamp.seq);
+  fmt::format_to(std::back_inserter(out), "{}", stamp.seq);
   add_string(out, "event", e.event);
   if (!e.decision.empty()) add_string(out, "decision", e.decision);
   if (!e.layer.empty()) add_string(out, "layer", e.layer);
   if (!e.rule.empty()) add_string(out, "rule", e.rule);
   if (e.pid) {
     add_key(out, "pid");
-    out += fmt::format("{}", *e.pid);
+    fmt::format_to(std::back_inserter(out), "{}", *e.pid);
   }
   for (const JournalField& f : e.fields) {
     // A clash with a common field would make the line ambiguous to readers.

@@ -134,42 +134,79 @@ std::string read_string(Remote& mem, std::uint64_t addr) {
   return out;
 }
 
-// An exec's path and argv. One process_vm_readv takes the start of the path
-// and of argv's pointer array (each up to its page's end, at most 512
-// bytes); a longer path or array is read again on its own, then the strings.
+// A page of the target's memory, as far as it could be read.
+struct Page {
+  std::uint64_t base = 0;
+  std::size_t len = 0;
+  char data[4096];
+};
+
+// The string at addr when the page holds all of it, NUL included.
+bool string_in(const Page& page, std::uint64_t addr, std::string* out) {
+  if (addr < page.base || addr >= page.base + page.len) return false;
+  const char* s = page.data + (addr - page.base);
+  const void* nul = std::memchr(s, '\0', page.base + page.len - addr);
+  if (nul == nullptr) return false;
+  out->assign(s, static_cast<std::size_t>(static_cast<const char*>(nul) - s));
+  return true;
+}
+
+// An exec's path and argv. One process_vm_readv takes the whole pages that
+// hold the path and argv's pointer array (a whole page costs what a few bytes
+// of it cost); the strings argv points at usually sit there too (a shell
+// keeps a command's words together), so most execs need no second call.
+// Whatever the pages do not hold whole is read on its own.
 void read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
                     std::string* path, std::vector<std::string>* argv) {
-  char path_buf[512];
-  std::uint64_t ptrs[64];
-  auto span = [](std::uint64_t addr, std::size_t most) {
-    return addr == 0 ? 0 : std::min<std::size_t>(most, 4096 - (addr % 4096));
-  };
-  struct iovec local[2] = {{path_buf, span(path_addr, sizeof path_buf)},
-                           {ptrs, span(argv_addr, sizeof ptrs) / 8 * 8}};
-  struct iovec remote[2] = {{reinterpret_cast<void*>(path_addr), local[0].iov_len},
-                            {reinterpret_cast<void*>(argv_addr), local[1].iov_len}};
-  ssize_t got = mem.read_vec(local, remote, 2);
+  Page pages[2];
+  pages[0].base = path_addr & ~std::uint64_t{4095};
+  pages[1].base = argv_addr & ~std::uint64_t{4095};
+  const std::size_t count = pages[1].base == pages[0].base ? 1 : 2;
+  struct iovec local[2], remote[2];
+  for (std::size_t i = 0; i < count; ++i) {
+    local[i] = {pages[i].data, sizeof pages[i].data};
+    remote[i] = {reinterpret_cast<void*>(pages[i].base), sizeof pages[i].data};
+  }
+  // Whole iovecs or nothing: an unreadable page ends the transfer there.
+  ssize_t got = mem.read_vec(local, remote, count);
   std::size_t left = got > 0 ? static_cast<std::size_t>(got) : 0;
-  std::size_t have_path = std::min(left, local[0].iov_len);
-  std::size_t have_ptrs = have_path == local[0].iov_len ? left - have_path : 0;
+  for (std::size_t i = 0; i < count; ++i) {
+    pages[i].len = std::min(left, sizeof pages[i].data);
+    left -= pages[i].len;
+  }
+  const Page& argv_page = pages[count - 1];
+  auto in_pages = [&](std::uint64_t addr, std::string* out) {
+    return string_in(pages[0], addr, out) || (count == 2 && string_in(pages[1], addr, out));
+  };
 
-  const void* nul = std::memchr(path_buf, '\0', have_path);
-  if (nul != nullptr)
-    path->assign(path_buf, static_cast<std::size_t>(static_cast<const char*>(nul) - path_buf));
-  else
-    *path = read_string(mem, path_addr);
+  if (!in_pages(path_addr, path)) *path = read_string(mem, path_addr);
 
   std::vector<std::uint64_t> addrs;
   bool ended = false;
-  for (std::size_t k = 0; k < have_ptrs / 8 && addrs.size() < kMaxArgs; ++k) {
-    if (ptrs[k] == 0) {
-      ended = true;
-      break;
+  if (argv_addr != 0 && argv_addr + 8 <= argv_page.base + argv_page.len) {
+    for (std::uint64_t at = argv_addr; at + 8 <= argv_page.base + argv_page.len; at += 8) {
+      std::uint64_t ptr;
+      std::memcpy(&ptr, argv_page.data + (at - argv_page.base), sizeof ptr);
+      if (ptr == 0 || addrs.size() >= kMaxArgs) {
+        ended = true;
+        break;
+      }
+      addrs.push_back(ptr);
     }
-    addrs.push_back(ptrs[k]);
   }
-  if (!ended && addrs.size() < kMaxArgs) addrs = read_pointers(mem, argv_addr);
-  *argv = read_strings(mem, addrs);
+  if (!ended) addrs = read_pointers(mem, argv_addr);
+
+  argv->assign(addrs.size(), std::string());
+  std::vector<std::uint64_t> elsewhere;
+  std::vector<std::size_t> where;
+  for (std::size_t i = 0; i < addrs.size(); ++i) {
+    if (in_pages(addrs[i], &(*argv)[i])) continue;
+    elsewhere.push_back(addrs[i]);
+    where.push_back(i);
+  }
+  if (elsewhere.empty()) return;
+  std::vector<std::string> rest = read_strings(mem, elsewhere);
+  for (std::size_t k = 0; k < rest.size(); ++k) (*argv)[where[k]] = std::move(rest[k]);
 }
 
 // PIDFD_GET_INFO costs about a tenth of opening, reading and parsing
