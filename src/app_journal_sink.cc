@@ -23,7 +23,9 @@ JournalSink::JournalSink(JournalWriter writer, JournalSettings settings)
     : writer_(std::move(writer)), settings_(settings), start_(std::chrono::steady_clock::now()) {}
 
 void JournalSink::emit(JournalEvent e) {
-  if (failed_) return;
+  // After session.end (the session is empty by then) nothing is recorded:
+  // the supervisor may still forward a signal while the init tears down.
+  if (failed_ || ended_) return;
   auto r = writer_.write(std::move(e));
   if (!r) {
     failed_ = true;
@@ -61,6 +63,7 @@ void JournalSink::session_end(int exit_code, std::optional<int> sig, bool timed_
   e.set("counts", JournalValue(counts));
   e.set("denied", static_cast<std::uint64_t>(writer_.denied()));
   emit(std::move(e));
+  ended_ = true;
   if (auto r = writer_.finish(); !r) log::error("journal: {}", r.error().render());
 }
 

@@ -53,6 +53,7 @@ class JournalSink final : public EventSink {
   JournalWriter writer_;
   JournalSettings settings_;
   bool failed_ = false;
+  bool ended_ = false;  // session.end written
   std::function<std::string(const std::string&)> rule_for_;
   std::chrono::steady_clock::time_point start_;
 };

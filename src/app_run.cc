@@ -36,9 +36,9 @@ std::vector<std::string> not_yet_enforced(const Policy& p) {
   return out;
 }
 
-// Reads what the session's cgroup refused (journaled as `limit` events when a
-// sink is given), then removes the group.
-void finish_cgroup(PreparedLayers& layers, EventSink* sink = nullptr) {
+// Journals (when a sink is given) and warns about what the session's cgroup
+// refused. Once, when the session's processes are gone.
+void report_cgroup_events(const PreparedLayers& layers, EventSink* sink) {
   if (!layers.cgroup) return;
   CgroupEvents ev = read_cgroup_events(*layers.cgroup);
   if (ev.oom_kills) {
@@ -49,6 +49,13 @@ void finish_cgroup(PreparedLayers& layers, EventSink* sink = nullptr) {
     log::warn("process limit hit {} time(s)", ev.pids_max_hits);
     if (sink) sink->limit_hit("processes", fmt::format("{} fork(s) refused", ev.pids_max_hits));
   }
+}
+
+// Reports what the session's cgroup refused (unless already reported), then
+// removes the group.
+void finish_cgroup(PreparedLayers& layers, EventSink* sink = nullptr, bool reported = false) {
+  if (!layers.cgroup) return;
+  if (!reported) report_cgroup_events(layers, sink);
   auto destroyed = destroy_session_cgroup(*layers.cgroup);
   if (!destroyed) log::warn("{}", destroyed.error().render());
   layers.cgroup.reset();
@@ -326,12 +333,21 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
       return fail("the journal cannot be written (journal.required): the command was not started");
     return layers.seccomp_handoff();
   };
+  // The journal is closed as soon as the command has ended and its session
+  // is empty: the durable write then overlaps the init's teardown.
+  bool ended = false;
+  lo.on_command_exit = [&](const Outcome& out) {
+    report_cgroup_events(layers, sink);
+    end_journal(out.exit_code, out.signal, out.timed_out);
+    ended = true;
+  };
   auto outcome = launch(plan, lo);
 
-  finish_cgroup(layers, sink);
+  finish_cgroup(layers, sink, ended);
   if (!plan.user_namespace) remove_private_dir(plan.private_dir);
   int code = outcome ? outcome->exit_code : kExitSetupFailed;
-  end_journal(code, outcome ? outcome->signal : std::nullopt, outcome && outcome->timed_out);
+  if (!ended)
+    end_journal(code, outcome ? outcome->signal : std::nullopt, outcome && outcome->timed_out);
   if (!outcome) {
     if (plan.user_namespace && is_userns_refusal(outcome.error())) {
       log::info("{}", outcome.error().render());

@@ -297,6 +297,21 @@ void kill_descendants() noexcept {
   }
 }
 
+// Kills and reaps every other process of the session. As PID 1 of the jail's
+// PID namespace, kill(-1) reaches all of them (a fork racing it fails, its
+// parent having a fatal signal pending), and all end up as our children.
+// Without one, the command's descendants are found through /proc.
+void end_session(const ChildSpec& spec) noexcept {
+  if (!spec.user_namespace) {
+    kill_descendants();
+    return;
+  }
+  ::kill(-1, SIGKILL);
+  int status;
+  while (::waitpid(-1, &status, 0) > 0 || errno == EINTR) {
+  }
+}
+
 // PID 1: forward what the supervisor sends, reap everything, leave with the
 // command. Terminal-generated signals (SI_KERNEL) are not forwarded: the
 // command shares our process group and already received them.
@@ -312,9 +327,11 @@ void kill_descendants() noexcept {
       pid_t pid;
       while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
         if (pid == command) {
+          // The report says the session is over: nothing of it runs after
+          // it is sent (the supervisor closes the journal on it, while our
+          // own exit still tears the namespaces down).
+          end_session(spec);
           send_report(spec.status_fd, {ReportType::kExited, ChildStage::kExec, 0, 0, status});
-          if (!spec.user_namespace) kill_descendants();
-          // Leaving kills every process left in the PID namespace.
           ::_exit(WIFEXITED(status) ? WEXITSTATUS(status) : kExitSignalBase + WTERMSIG(status));
         }
       }

@@ -112,6 +112,34 @@ bool send_seccomp(int fd, const SeccompHandoff& prog) {
   return n == static_cast<ssize_t>(sizeof header + prog.count * sizeof(BpfInsn));
 }
 
+Outcome outcome_of(const SuperviseResult& sr) {
+  Outcome out;
+  out.timed_out = sr.timed_out;
+  out.journal_failed = sr.journal_failed;
+  out.failure = sr.failure;
+  int status = sr.command_wait_status.value_or(sr.init_wait_status);
+  if (sr.failure) {
+    if (sr.failure->stage == ChildStage::kExec)
+      out.exit_code = (sr.failure->err == ENOENT || sr.failure->err == ENOTDIR)
+                          ? kExitNotFound
+                          : kExitNotExecutable;
+    else
+      out.exit_code = kExitSetupFailed;
+  } else if (sr.timed_out) {
+    out.exit_code = kExitTimeout;
+  } else if (WIFEXITED(status)) {
+    out.exit_code = WEXITSTATUS(status);
+  } else if (sr.journal_failed) {
+    out.exit_code = kExitSetupFailed;
+  } else if (WIFSIGNALED(status)) {
+    out.exit_code = kExitSignalBase + WTERMSIG(status);
+    out.signal = WTERMSIG(status);
+  } else {
+    out.exit_code = kExitSetupFailed;
+  }
+  return out;
+}
+
 const char* stage_verb(ChildStage stage) {
   switch (stage) {
     case ChildStage::kSync: return "synchronise with the supervisor";
@@ -250,32 +278,13 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   so.grace_ms = options.grace_ms;
   so.notify = options.notify;
   so.sink = options.sink;
+  if (options.on_command_exit)
+    so.on_command_exit = [&options](const SuperviseResult& sr) {
+      options.on_command_exit(outcome_of(sr));
+    };
   SuperviseResult sr = supervise(so);
 
-  Outcome out;
-  out.timed_out = sr.timed_out;
-  out.journal_failed = sr.journal_failed;
-  out.failure = sr.failure;
-  int status = sr.command_wait_status.value_or(sr.init_wait_status);
-  if (sr.failure) {
-    if (sr.failure->stage == ChildStage::kExec)
-      out.exit_code = (sr.failure->err == ENOENT || sr.failure->err == ENOTDIR)
-                          ? kExitNotFound
-                          : kExitNotExecutable;
-    else
-      out.exit_code = kExitSetupFailed;
-  } else if (sr.timed_out) {
-    out.exit_code = kExitTimeout;
-  } else if (WIFEXITED(status)) {
-    out.exit_code = WEXITSTATUS(status);
-  } else if (sr.journal_failed) {
-    out.exit_code = kExitSetupFailed;
-  } else if (WIFSIGNALED(status)) {
-    out.exit_code = kExitSignalBase + WTERMSIG(status);
-    out.signal = WTERMSIG(status);
-  } else {
-    out.exit_code = kExitSetupFailed;
-  }
+  Outcome out = outcome_of(sr);
   ::sigprocmask(SIG_SETMASK, &spec.command_sigmask, nullptr);
   return out;
 }

@@ -29,6 +29,11 @@ struct LaunchOptions {
   std::function<Result<SeccompHandoff>()> while_child_builds;
   NotifyHandler* notify = nullptr;  // seccomp notifications (journal)
   EventSink* sink = nullptr;
+  // Called with the outcome as soon as the command has ended and nothing of
+  // the session runs any more, before the init has gone (its namespaces'
+  // teardown overlaps with what the caller does here). Not called when the
+  // init dies without reporting (killed, or a failure before the command).
+  std::function<void(const struct Outcome&)> on_command_exit;
 };
 
 struct Outcome {

@@ -142,7 +142,10 @@ class Loop {
         return;
       }
       if (r.type == ReportType::kError && !result_.failure) result_.failure = r;
-      if (r.type == ReportType::kExited) result_.command_wait_status = r.wait_status;
+      if (r.type == ReportType::kExited) {
+        result_.command_wait_status = r.wait_status;
+        if (o_.on_command_exit) o_.on_command_exit(result_);
+      }
       if (r.type == ReportType::kListener && fd && o_.notify) {
         o_.notify->attach(std::move(fd));
         watch(o_.notify->fd(), kNotify);

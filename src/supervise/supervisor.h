@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 
 #include "launch/child_spec.h"
@@ -21,6 +22,9 @@ struct SuperviseOptions {
   std::uint64_t grace_ms = 5000;
   NotifyHandler* notify = nullptr;  // receives the child's seccomp listener
   EventSink* sink = nullptr;        // signals and limits are reported here
+  // Called once the init reports the command's end, when nothing of the
+  // session runs any more; the loop then waits for the init itself.
+  std::function<void(const struct SuperviseResult&)> on_command_exit;
 };
 
 struct SuperviseResult {
