@@ -302,7 +302,9 @@ void kill_descendants() noexcept {
 // parent having a fatal signal pending), and all end up as our children.
 // Without one, the command's descendants are found through /proc.
 void end_session(const ChildSpec& spec) noexcept {
-  if (!spec.user_namespace) {
+  // kill(-1) outside a PID namespace of our own would reach the host's
+  // processes: only PID 1 uses it.
+  if (!spec.user_namespace || ::getpid() != 1) {
     kill_descendants();
     return;
   }
