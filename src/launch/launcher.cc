@@ -82,18 +82,15 @@ void kill_and_reap(int pidfd) {
 
 // A new child waits on this CPU until we block, and we compile the seccomp
 // filter and write session.start first (about a millisecond): the scheduler
-// rarely moves it to an idle CPU in that time. So it is moved to another CPU
-// it may use, and takes back the whole set once it has the go (ChildSpec).
+// rarely moves it to an idle CPU in that time. So it is moved off this CPU
+// (to whichever of the others the scheduler prefers), and takes back the
+// whole set once it has the go (ChildSpec::cpu_affinity).
 void start_elsewhere(pid_t pid, const cpu_set_t& allowed) {
   const int here = ::sched_getcpu();
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
-    if (cpu == here || !CPU_ISSET(cpu, &allowed)) continue;
-    cpu_set_t one;
-    CPU_ZERO(&one);
-    CPU_SET(cpu, &one);
-    ::sched_setaffinity(pid, sizeof one, &one);
-    return;
-  }
+  if (here < 0 || here >= CPU_SETSIZE) return;
+  cpu_set_t others = allowed;
+  CPU_CLR(here, &others);
+  if (CPU_COUNT(&others) > 0) ::sched_setaffinity(pid, sizeof others, &others);
 }
 
 // One message: the header, then the instructions (see SeccompHandoff).
