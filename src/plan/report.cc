@@ -200,7 +200,10 @@ class Builder {
 
 std::string json_list(const std::vector<std::string>& v) {
   std::string out = "[";
-  for (std::size_t i = 0; i < v.size(); ++i) out += (i ? "," : "") + json_string(v[i]);
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ',';
+    json_append(out, v[i]);
+  }
   return out + "]";
 }
 

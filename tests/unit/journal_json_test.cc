@@ -123,7 +123,9 @@ TEST_CASE("nesting is bounded, so a hostile line cannot exhaust the stack") {
 
 TEST_CASE("every string json_string writes reads back") {
   for (int b = 0; b < 128; ++b) {
-    std::string s = "x" + std::string(1, static_cast<char>(b)) + "y\xe2\x82\xac";
+    std::string s = "x";
+    s += static_cast<char>(b);
+    s += "y\xe2\x82\xac";
     CAPTURE(b);
     auto v = parse_json(json_string(s));
     REQUIRE(v.has_value());
