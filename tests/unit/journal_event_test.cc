@@ -138,6 +138,12 @@ TEST_CASE("timestamps are RFC 3339 UTC with microseconds") {
       {1796064000123456, "2026-11-30T18:40:00.123456Z"},
       {951782400999999, "2000-02-29T00:00:00.999999Z"},
       {-1, "1969-12-31T23:59:59.999999Z"},
+      // The calendar part is cached per second: the same second again, a
+      // later one, then back to an earlier one.
+      {-999999, "1969-12-31T23:59:59.000001Z"},
+      {1796064000999999, "2026-11-30T18:40:00.999999Z"},
+      {1796064001000000, "2026-11-30T18:40:01.000000Z"},
+      {2, "1970-01-01T00:00:00.000002Z"},
   };
   for (const Row& r : rows) {
     CAPTURE(r.us);
