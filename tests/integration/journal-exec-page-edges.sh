@@ -1,0 +1,42 @@
+#!/bin/bash
+# An exec's path and argv are journaled whole when they sit at the edge of a
+# page: the supervisor reads whole pages first, and must read on where a
+# string or argv's pointer array crosses into the next page (mapped or not).
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v python3 >/dev/null || die "python3 is needed"
+
+probe=$(install_probe execedge)
+J=$RUN/j.jsonl
+long="SPL$(printf 'x%.0s' $(seq 297))"
+script="$probe path-end; $probe argv-end; $probe split"
+
+# Control: outside the jail each layout execs echo with its arguments.
+capture as_user sh -c "$script"
+check_capture "control: the three layouts exec echo without the jail" \
+  out_has_line "edge-path-end done"
+check_capture "control: the split argument reaches echo whole" out_has_line "edge-split $long"
+
+capture jail --journal "$J" -- sh -c "$script"
+check_capture "the jailed command ran (exit 0)" rc_is 0
+check_capture "inside: the argv-end layout ran echo" out_has_line "edge-argv-end done"
+
+# One line per echo exec: "<path> <argv as JSON>".
+execs=$(python3 - "$J" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "exec" and str(e.get("path", "")).endswith("echo"):
+        print(e.get("path"), json.dumps(e.get("argv"), separators=(",", ":")))
+PY
+)
+OUT=$execs ERR="" RC=0
+check_capture "journal: the path ending at a page's last byte is whole" \
+  out_has_line '/bin/echo ["echo","edge-path-end","done"]'
+check_capture "journal: argv whose NULL ends a page is whole" \
+  out_has_line '/bin/echo ["echo","edge-argv-end","done"]'
+check_capture "journal: the path and the argument crossing into the next page are whole" \
+  out_has_line "/bin/echo [\"echo\",\"edge-split\",\"$long\"]"
+
+finish
