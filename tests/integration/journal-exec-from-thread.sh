@@ -20,21 +20,13 @@ capture jail --journal "$J" -- sh -c "python3 -c '$prog'"
 check_capture "the jailed command ran (exit 0)" rc_is 0
 check_capture "inside: echo ran from python's thread" out_has "from-thread"
 
-# "<name> <pid> <ppid>" per exec event.
-execs=$(python3 - "$J" <<'PY'
-import json, os, sys
-for line in open(sys.argv[1]):
-    e = json.loads(line)
-    if e.get("event") == "exec":
-        print(os.path.basename(str(e.get("path"))), e.get("pid"), e.get("ppid"))
-PY
-)
+execs=$(journal_execs "$J")
 OUT=$execs ERR="" RC=0
-field() { printf '%s\n' "$execs" | awk -v n="$1" -v f="$2" '$1 == n { print $f; exit }'; }
-sh_pid=$(field sh 2) py_pid=$(field python3 2) py_ppid=$(field python3 3)
-echo_pid=$(field echo 2) echo_ppid=$(field echo 3)
-check_capture "journal: exec events for sh, python3 and echo" \
-  [ -n "$sh_pid" ] && [ -n "$py_pid" ] && [ -n "$echo_pid" ]
+ev_field() { printf '%s\n' "$execs" | awk -v n="$1" -v f="$2" '$1 == n { print $f; exit }'; }
+sh_pid=$(ev_field sh 2) py_pid=$(ev_field python3 2) py_ppid=$(ev_field python3 3)
+echo_pid=$(ev_field echo 2) echo_ppid=$(ev_field echo 3)
+all_set() { for v in "$@"; do [ -n "$v" ] || return 1; done; }
+check_capture "journal: exec events for sh, python3 and echo" all_set "$sh_pid" "$py_pid" "$echo_pid"
 check_capture "journal: python3's parent is sh ($sh_pid)" [ "$py_ppid" = "$sh_pid" ]
 check_capture "journal: echo's pid is python's process ($py_pid), not the thread's id" \
   [ "$echo_pid" = "$py_pid" ]

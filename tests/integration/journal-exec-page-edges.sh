@@ -22,15 +22,8 @@ capture jail --journal "$J" -- sh -c "$script"
 check_capture "the jailed command ran (exit 0)" rc_is 0
 check_capture "inside: the argv-end layout ran echo" out_has_line "edge-argv-end done"
 
-# One line per echo exec: "<path> <argv as JSON>".
-execs=$(python3 - "$J" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    e = json.loads(line)
-    if e.get("event") == "exec" and str(e.get("path", "")).endswith("echo"):
-        print(e.get("path"), json.dumps(e.get("argv"), separators=(",", ":")))
-PY
-)
+# "PATH ARGV" per exec of echo.
+execs=$(journal_execs "$J" | awk '$1 == "echo"' | cut -d' ' -f5-)
 OUT=$execs ERR="" RC=0
 check_capture "journal: the path ending at a page's last byte is whole" \
   out_has_line '/bin/echo ["echo","edge-path-end","done"]'

@@ -244,6 +244,21 @@ set_and_not() { [ -n "$1" ] && [ "$1" != "$2" ]; }
 # field NAME: the value of the line "NAME:value" in the last captured stdout.
 field() { printf '%s\n' "$OUT" | sed -n "s/^$1://p" | head -n1; }
 
+# journal_execs FILE: one line per exec event of a journal,
+# "NAME PID PPID DECISION PATH ARGV": NAME the path's last component, ARGV
+# the argv as compact JSON (last, as it may hold spaces; PATH may not).
+journal_execs() {
+  python3 - "$1" <<'PY'
+import json, os, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "exec":
+        path = str(e.get("path"))
+        print(os.path.basename(path), e.get("pid"), e.get("ppid"), e.get("decision"), path,
+              json.dumps(e.get("argv"), separators=(",", ":")))
+PY
+}
+
 # Can the test user create a user namespace? (Actually tried, not guessed.)
 userns_available() {
   as_user unshare --user true 2>/dev/null
