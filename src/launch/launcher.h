@@ -16,11 +16,19 @@
 
 namespace aj {
 
+struct Outcome {
+  int exit_code = 0;
+  bool timed_out = false;
+  bool journal_failed = false;
+  std::optional<int> signal;           // the command died of this signal
+  std::optional<ChildReport> failure;  // a stage the child could not complete
+};
+
 struct LaunchOptions {
   std::optional<std::uint64_t> timeout_ms;
   std::uint64_t grace_ms = 5000;  // between SIGTERM and SIGKILL
   std::vector<int> pass_fds;
-  ChildHooks hooks;                       // rlimits, Landlock, seccomp: filled by the caller
+  ChildHooks hooks;                       // rlimits and Landlock: filled by the caller
   const SessionCgroup* cgroup = nullptr;  // the init is placed here before it runs
   // Runs once the child is released and building the jail, so its work
   // overlaps the child's: compiling the seccomp filter, writing the journal's
@@ -33,15 +41,7 @@ struct LaunchOptions {
   // the session runs any more, before the init has gone (its namespaces'
   // teardown overlaps with what the caller does here). Not called when the
   // init dies without reporting (killed, or a failure before the command).
-  std::function<void(const struct Outcome&)> on_command_exit;
-};
-
-struct Outcome {
-  int exit_code = 0;
-  bool timed_out = false;
-  bool journal_failed = false;
-  std::optional<int> signal;           // the command died of this signal
-  std::optional<ChildReport> failure;  // a stage the child could not complete
+  std::function<void(const Outcome&)> on_command_exit;
 };
 
 Result<Outcome> launch(const Plan& plan, const LaunchOptions& options);

@@ -15,6 +15,14 @@
 
 namespace aj {
 
+struct SuperviseResult {
+  std::optional<ChildReport> failure;      // first error report
+  std::optional<int> command_wait_status;  // from the init's exit report
+  int init_wait_status = 0;                // the init's own end
+  bool timed_out = false;
+  bool journal_failed = false;  // stopped because the journal could not be written
+};
+
 struct SuperviseOptions {
   int pidfd = -1;      // the jail's init
   int status_fd = -1;  // the supervisor's end of the socketpair
@@ -24,15 +32,7 @@ struct SuperviseOptions {
   EventSink* sink = nullptr;        // signals and limits are reported here
   // Called once the init reports the command's end, when nothing of the
   // session runs any more; the loop then waits for the init itself.
-  std::function<void(const struct SuperviseResult&)> on_command_exit;
-};
-
-struct SuperviseResult {
-  std::optional<ChildReport> failure;      // first error report
-  std::optional<int> command_wait_status;  // from the init's exit report
-  int init_wait_status = 0;                // the init's own end
-  bool timed_out = false;
-  bool journal_failed = false;  // stopped because the journal could not be written
+  std::function<void(const SuperviseResult&)> on_command_exit;
 };
 
 // The signals the supervisor takes over (blocked before clone, read through a
