@@ -69,24 +69,6 @@ std::vector<std::string> read_strings(Remote& mem, const std::vector<std::uint64
   return out;
 }
 
-// The parent's pid from /proc/PID/stat (kernels before 6.13). proc_fd: an
-// open /proc, which saves a lookup per call.
-int parent_from_proc(int proc_fd, int pid) {
-  char path[64];
-  std::snprintf(path, sizeof path, "%d/stat", pid);
-  UniqueFd fd(::openat(proc_fd, path, O_RDONLY | O_CLOEXEC));
-  if (!fd) return 0;
-  char buf[512];
-  ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  const char* close = std::strrchr(buf, ')');  // comm may hold spaces
-  int ppid = 0;
-  char state;
-  if (close && std::sscanf(close + 1, " %c %d", &state, &ppid) == 2) return ppid;
-  return 0;
-}
-
 }  // namespace
 
 ssize_t Remote::read(std::uint64_t addr, void* buf, std::size_t n) {
@@ -229,7 +211,30 @@ ProcessIds process_ids(int proc_fd, int tid) {
       if (errno == ENOTTY || errno == EINVAL || errno == EOPNOTSUPP) have_pidfd_info = false;
     }
   }
-  return {tid, parent_from_proc(proc_fd, tid)};
+  return process_ids_from_proc(proc_fd, tid);
+}
+
+// /proc/TID/stat has the parent but not the process: a thread other than the
+// leader would be recorded under its own id. status names both, and escapes
+// the command name, so one of its lines cannot pose as another.
+ProcessIds process_ids_from_proc(int proc_fd, int tid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "%d/status", tid);
+  UniqueFd fd(::openat(proc_fd, path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return {tid, 0};
+  char buf[1024];  // Name, Umask, State, Tgid, Ngid, Pid, PPid come first
+  ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
+  if (n <= 0) return {tid, 0};
+  buf[n] = '\0';
+  ProcessIds ids{tid, 0};
+  for (const char* line = buf; line != nullptr;) {
+    int value;
+    if (std::sscanf(line, "Tgid: %d", &value) == 1) ids.pid = value;
+    if (std::sscanf(line, "PPid: %d", &value) == 1) ids.ppid = value;
+    line = std::strchr(line, '\n');
+    if (line) ++line;
+  }
+  return ids;
 }
 
 }  // namespace aj

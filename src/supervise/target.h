@@ -40,8 +40,11 @@ struct ProcessIds {
 };
 
 // The process a notified thread belongs to, and its parent. proc_fd: an
-// open /proc, for kernels without PIDFD_GET_INFO (there the thread's own id
-// stands for the process).
+// open /proc, for kernels without PIDFD_GET_INFO.
 ProcessIds process_ids(int proc_fd, int tid);
+
+// The same from /proc/TID/status, for kernels without PIDFD_GET_INFO (before
+// 6.13, e.g. Debian 12's 6.1). {tid, 0} when it cannot be read.
+ProcessIds process_ids_from_proc(int proc_fd, int tid);
 
 }  // namespace aj
