@@ -5,13 +5,17 @@
 
 namespace aj {
 
+// Usually the whole path exists and one mkdir says so; only on ENOENT are the
+// parents made, from the deepest missing one down.
 Result<void> make_private_dirs(const std::string& path) {
-  for (std::size_t i = 1; i <= path.size(); ++i) {
-    if (i != path.size() && path[i] != '/') continue;
-    std::string prefix = path.substr(0, i);
-    if (::mkdir(prefix.c_str(), 0700) < 0 && errno != EEXIST)
-      return sys_error("mkdir", prefix, errno);
-  }
+  if (::mkdir(path.c_str(), 0700) == 0 || errno == EEXIST) return {};
+  if (errno != ENOENT) return sys_error("mkdir", path, errno);
+  const std::size_t slash = path.find_last_not_of('/') == std::string::npos
+                                ? std::string::npos
+                                : path.rfind('/', path.find_last_not_of('/'));
+  if (slash == std::string::npos || slash == 0) return sys_error("mkdir", path, ENOENT);
+  AJ_TRY(make_private_dirs(path.substr(0, slash)));
+  if (::mkdir(path.c_str(), 0700) < 0 && errno != EEXIST) return sys_error("mkdir", path, errno);
   return {};
 }
 

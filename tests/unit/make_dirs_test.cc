@@ -1,0 +1,65 @@
+// mkdir -p for the journal and session directories.
+#include "sys/make_dirs.h"
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace aj {
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/aj-make-dirs-XXXXXX";
+    REQUIRE(::mkdtemp(tmpl) != nullptr);
+    path = tmpl;
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+mode_t mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  REQUIRE(S_ISDIR(st.st_mode));
+  return st.st_mode & 07777;
+}
+
+TEST_CASE("make_private_dirs: creates every missing level with mode 0700") {
+  TempDir t;
+  const mode_t old = ::umask(0);
+  auto made = make_private_dirs(t.path + "/a/b/c");
+  ::umask(old);
+  REQUIRE(made);
+  CHECK(mode_of(t.path + "/a") == 0700);
+  CHECK(mode_of(t.path + "/a/b") == 0700);
+  CHECK(mode_of(t.path + "/a/b/c") == 0700);
+}
+
+TEST_CASE("make_private_dirs: existing directories keep their mode; a trailing slash is fine") {
+  TempDir t;
+  REQUIRE(::mkdir((t.path + "/shared").c_str(), 0755) == 0);
+  REQUIRE(::chmod((t.path + "/shared").c_str(), 0755) == 0);
+  REQUIRE(make_private_dirs(t.path + "/shared/sessions/"));
+  CHECK(mode_of(t.path + "/shared") == 0755);
+  CHECK(mode_of(t.path + "/shared/sessions") == 0700);
+  REQUIRE(make_private_dirs(t.path + "/shared/sessions"));  // all there: nothing to do
+}
+
+TEST_CASE("make_private_dirs: a file in the way is an error naming the path") {
+  TempDir t;
+  const std::string file = t.path + "/file";
+  int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
+  REQUIRE(fd >= 0);
+  ::close(fd);
+  auto made = make_private_dirs(file + "/sub/dir");
+  REQUIRE_FALSE(made);
+  CHECK(made.error().render().find(file + "/sub") != std::string::npos);
+}
+
+}  // namespace
+}  // namespace aj
