@@ -225,6 +225,42 @@ int command_journal(const CliOptions& o) {
   return 0;
 }
 
+namespace {
+
+// Journals up to this size are read through; a longer one is summarised
+// from its first and last lines when they frame one whole session.
+constexpr off_t kReadThroughBytes = 128 * 1024;
+constexpr std::size_t kEndWindowBytes = 64 * 1024;
+
+// The first or the last complete line of a window read from a journal.
+std::optional<JournalRecord> line_at(int fd, off_t offset, std::size_t size, bool first) {
+  std::string buf(size, '\0');
+  ssize_t n = ::pread(fd, buf.data(), size, offset);
+  if (n <= 0) return std::nullopt;
+  buf.resize(static_cast<std::size_t>(n));
+  if (first) {
+    std::size_t nl = buf.find('\n');
+    if (nl == std::string::npos) return std::nullopt;
+    return parse_journal_line(std::string_view(buf).substr(0, nl));
+  }
+  if (buf.empty() || buf.back() != '\n') return std::nullopt;  // mid-write
+  buf.pop_back();
+  std::size_t nl = buf.rfind('\n');
+  if (nl == std::string::npos) return std::nullopt;  // the line began before the window
+  return parse_journal_line(std::string_view(buf).substr(nl + 1));
+}
+
+std::optional<SessionSummary> summarize_long_journal(int fd, const JournalFile& f) {
+  struct stat st {};
+  if (::fstat(fd, &st) < 0 || st.st_size <= kReadThroughBytes) return std::nullopt;
+  auto first = line_at(fd, 0, kEndWindowBytes, true);
+  auto last = line_at(fd, st.st_size - static_cast<off_t>(kEndWindowBytes), kEndWindowBytes, false);
+  if (!first || !last) return std::nullopt;
+  return summary_from_ends(*first, *last, f.path, f.stem);
+}
+
+}  // namespace
+
 int command_sessions(const CliOptions&) {
   const std::string dir = sessions_dir();
   SessionIndex index;
@@ -233,6 +269,10 @@ int command_sessions(const CliOptions&) {
     auto fd = open_for_reading(f.path);
     if (!fd) {
       log::warn("{}", fd.error().render());
+      continue;
+    }
+    if (auto summary = summarize_long_journal(fd->get(), f)) {
+      index.add_summary(std::move(*summary));
       continue;
     }
     LineBuffer lines;

@@ -7,13 +7,39 @@
 namespace aj {
 
 SessionSummary& SessionIndex::find_or_add(const std::string& id, const std::string& path) {
-  for (SessionSummary& s : sessions_)
-    if (s.id == id && s.path == path) return s;
+  auto [it, added] = where_.try_emplace({id, path}, sessions_.size());
+  if (!added) return sessions_[it->second];
   SessionSummary s;
   s.id = id;
   s.path = path;
   sessions_.push_back(std::move(s));
   return sessions_.back();
+}
+
+void SessionIndex::add_summary(SessionSummary s) {
+  auto [it, added] = where_.try_emplace({s.id, s.path}, sessions_.size());
+  if (added)
+    sessions_.push_back(std::move(s));
+  else
+    sessions_[it->second] = std::move(s);
+}
+
+std::optional<SessionSummary> summary_from_ends(const JournalRecord& first,
+                                                const JournalRecord& last, const std::string& path,
+                                                const std::string& file_stem) {
+  if (first.event != "session.start" || last.event != "session.end") return std::nullopt;
+  if (first.session != last.session || !first.seq || !last.seq || *last.seq < *first.seq)
+    return std::nullopt;
+  const JsonValue* denied = last.json.get("denied");
+  std::optional<std::uint64_t> n = denied ? denied->as_uint() : std::nullopt;
+  if (!n) return std::nullopt;
+  SessionIndex one;
+  one.add(first, path, file_stem);
+  one.add(last, path, file_stem);
+  SessionSummary s = one.sessions().front();
+  s.denied = *n;
+  s.events = *last.seq - *first.seq + 1;
+  return s;
 }
 
 void SessionIndex::add(const JournalRecord& r, const std::string& path,

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,6 +30,8 @@ class SessionIndex {
  public:
   // file_stem: the name used when the events carry no session id.
   void add(const JournalRecord& r, const std::string& path, const std::string& file_stem);
+  // A session summarised elsewhere (summary_from_ends).
+  void add_summary(SessionSummary s);
   // Sorted by start time (oldest first, so the newest is last); ties keep
   // the order they were added in.
   std::vector<SessionSummary> sessions() const;
@@ -36,7 +39,16 @@ class SessionIndex {
  private:
   SessionSummary& find_or_add(const std::string& id, const std::string& path);
   std::vector<SessionSummary> sessions_;
+  std::map<std::pair<std::string, std::string>, std::size_t> where_;  // (id, path) -> index
 };
+
+// A journal that holds one whole session, summarised from its first line
+// (session.start) and its last (session.end, whose "denied" counts the
+// refusals in between), so a long journal need not be read through. nullopt
+// when the two do not frame one session: read every line instead.
+std::optional<SessionSummary> summary_from_ends(const JournalRecord& first,
+                                                const JournalRecord& last, const std::string& path,
+                                                const std::string& file_stem);
 
 // The table: SESSION START EXIT DENIED COMMAND, one line per session.
 std::string format_session_table(const std::vector<SessionSummary>& sessions, TimeZone tz);

@@ -41,6 +41,22 @@ line() {
   line cccc 3 2026-11-30T08:00:02.000001Z syscall.deny deny '"syscall":"bpf"'
   line cccc 4 2026-11-30T08:00:03.000001Z syscall.deny deny '"syscall":"keyctl"'
 } >"$S/cccc.jsonl"
+# Long journals (over 128 KiB): a finished one is summarised from its first
+# and last lines, a running one (no session.end yet) is read through.
+long_journal() {  # SESSION DAY ENDED
+  local i
+  line "$1" 1 "$2T07:00:00.000001Z" session.start "" '"argv":["npm","test"]'
+  for ((i = 2; i < 2000; i++)); do
+    line "$1" "$i" "$2T07:00:01.000001Z" exec allow \
+      '"path":"/usr/bin/node","argv":["node","--max-old-space-size=4096","jest.js","--ci"]'
+  done
+  line "$1" 2000 "$2T07:00:02.000001Z" syscall.deny deny '"syscall":"ptrace"'
+  line "$1" 2001 "$2T07:00:03.000001Z" syscall.deny deny '"syscall":"bpf"'
+  [ "$3" = ended ] && line "$1" 2002 "$2T07:00:04.000001Z" session.end "" '"exit_code":1,"denied":2'
+  return 0
+}
+long_journal dddd 2026-11-27 ended >"$S/dddd.jsonl"
+long_journal eeee 2026-12-01 running >"$S/eeee.jsonl"
 printf 'not a journal at all\n' >"$S/junk.jsonl"
 printf '{"v":1,"event":"exec"}\n' >"$S/notes.txt"
 chmod -R a+rX "$STATE"
@@ -54,9 +70,13 @@ check_capture "... shows a timeout and the denial count" \
   out_has_line "aaaa     2026-11-29 10:00:00  124 (timeout)        1  make -j8"
 check_capture "... shows - for a session without session.end" \
   out_has_line "cccc     2026-11-30 08:00:00  -                    3  claude"
+check_capture "... a long finished journal: exit and denials from its last line" \
+  out_has_line "dddd     2026-11-27 07:00:00  1                    2  npm test"
+check_capture "... a long journal still being written: - and the denials counted" \
+  out_has_line "eeee     2026-12-01 07:00:00  -                    2  npm test"
 order=$(printf '%s\n' "$OUT" | awk 'NR > 1 { print $1 }' | tr '\n' ' ')
 check_capture "... oldest first, newest last (by start time): got '$order'" \
-  [ "$order" = "bbbb aaaa cccc " ]
+  [ "$order" = "dddd bbbb aaaa cccc eeee " ]
 check_capture "... skips a file holding no journal events" out_lacks "junk"
 check_capture "... and files that are not *.jsonl" out_lacks "notes"
 

@@ -265,6 +265,58 @@ TEST_CASE("sessions are summarised from their events, newest last") {
         "newer    2026-11-29 18:00:00  2                    2  make -j8\n");
 }
 
+TEST_CASE("a whole session is summarised from its first and last lines") {
+  JournalRecord start =
+      written(JournalEvent("session.start").set("argv", std::vector<std::string>{"make", "-j8"}), 1,
+              "s1", "2026-11-29T18:00:00.000000Z");
+  JournalEvent end("session.end");
+  end.set("exit_code", 2).set("denied", static_cast<std::uint64_t>(7));
+  JournalRecord last = written(end, 5000, "s1", "2026-11-29T18:10:00.000000Z");
+
+  auto s = summary_from_ends(start, last, "/s/s1.jsonl", "s1");
+  REQUIRE(s.has_value());
+  CHECK(s->id == "s1");
+  CHECK(s->start == "2026-11-29T18:00:00.000000Z");
+  CHECK(s->argv == std::vector<std::string>{"make", "-j8"});
+  CHECK(s->ended);
+  CHECK(s->exit == "2");
+  CHECK(s->denied == 7);
+  CHECK(s->events == 5000);
+
+  // The same session added again, by its events, replaces the summary.
+  SessionIndex index;
+  index.add_summary(*s);
+  index.add(start, "/s/s1.jsonl", "s1");
+  REQUIRE(index.sessions().size() == 1);
+}
+
+TEST_CASE("first and last lines that do not frame one session are read through instead") {
+  JournalRecord start = written(JournalEvent("session.start"), 1, "s1");
+  JournalEvent end("session.end");
+  end.set("exit_code", 0).set("denied", static_cast<std::uint64_t>(0));
+  JournalEvent end_without_count("session.end");
+  end_without_count.set("exit_code", 0);
+
+  SUBCASE("the last line is not session.end: still running, or killed") {
+    CHECK_FALSE(summary_from_ends(start, written(JournalEvent("exec").allow("seccomp"), 9, "s1"),
+                                  "/s/s1.jsonl", "s1"));
+  }
+  SUBCASE("the first line is not session.start") {
+    CHECK_FALSE(summary_from_ends(written(JournalEvent("exec").allow("seccomp"), 1, "s1"),
+                                  written(end, 9, "s1"), "/s/s1.jsonl", "s1"));
+  }
+  SUBCASE("two sessions in one file") {
+    CHECK_FALSE(summary_from_ends(start, written(end, 9, "s2"), "/s/s1.jsonl", "s1"));
+  }
+  SUBCASE("session.end without its denial count (written by hand)") {
+    CHECK_FALSE(summary_from_ends(start, written(end_without_count, 9, "s1"), "/s/s1.jsonl", "s1"));
+  }
+  SUBCASE("the sequence runs backwards") {
+    CHECK_FALSE(summary_from_ends(written(JournalEvent("session.start"), 10, "s1"),
+                                  written(end, 9, "s1"), "/s/s1.jsonl", "s1"));
+  }
+}
+
 TEST_CASE("events without a session id are filed under the journal's name") {
   SessionIndex index;
   index.add(record(R"({"v":1,"event":"exec","ts":"2026-01-01T00:00:00Z"})"), "/x/f.jsonl", "f");
