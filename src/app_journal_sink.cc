@@ -90,14 +90,14 @@ void JournalSink::syscall_denied(int pid, const std::string& syscall, const std:
   emit(std::move(e));
 }
 
-void JournalSink::fs_denied(int pid, const std::string& path, const std::string& access,
-                            const std::string& rule, const std::string& reason) {
+void JournalSink::fs_denied(int pid, const FsDenial& d) {
   if (!settings_.denied) return;
   JournalEvent e("fs.deny");
-  e.deny("supervisor (trace)", rule).with_pid(pid);
-  e.set("path", path);
-  e.set("access", access);
-  e.set("reason", reason);
+  e.deny("supervisor (trace)", d.rule).with_pid(pid);
+  e.set("path", d.path);
+  if (!d.leads_to.empty()) e.set("leads_to", d.leads_to);
+  e.set("access", d.access);
+  e.set("reason", d.reason);
   emit(std::move(e));
 }
 

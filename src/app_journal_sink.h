@@ -38,8 +38,7 @@ class JournalSink final : public EventSink {
             const std::vector<std::string>& argv) override;
   void syscall_denied(int pid, const std::string& syscall, const std::string& detail,
                       int err) override;
-  void fs_denied(int pid, const std::string& path, const std::string& access,
-                 const std::string& rule, const std::string& reason) override;
+  void fs_denied(int pid, const FsDenial& denial) override;
   void signal_forwarded(int sig, bool escalated) override;
   void limit_hit(const std::string& which, const std::string& value) override;
   bool healthy() const override { return !(settings_.required && failed_); }

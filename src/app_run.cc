@@ -219,9 +219,9 @@ class LogSink final : public EventSink {
                       int err) override {
     log::info("denied pid {}: {} {} -> {}", pid, name, detail, std::strerror(err));
   }
-  void fs_denied(int pid, const std::string& path, const std::string& access,
-                 const std::string& rule, const std::string& reason) override {
-    log::info("denied pid {}: {} {} ({}, {})", pid, access, path, reason, rule);
+  void fs_denied(int pid, const FsDenial& d) override {
+    log::info("denied pid {}: {} {}{}{} ({}, {})", pid, d.access, d.path,
+              d.leads_to.empty() ? "" : " -> ", d.leads_to, d.reason, d.rule);
   }
   void signal_forwarded(int sig, bool escalated) override {
     log::info("signal {} {}", sig, escalated ? "(escalated to SIGKILL)" : "forwarded");

@@ -143,6 +143,7 @@ std::string summarize_syscall(const JournalRecord& r) {
 std::string summarize_fs(const JournalRecord& r) {
   std::string access = field(r, "access");
   std::string out = access.empty() ? field(r, "path") : access + " " + field(r, "path");
+  if (std::string to = field(r, "leads_to"); !to.empty()) out += " -> " + to;
   return out + parenthesised({field(r, "syscall"), pid_part(r)});
 }
 

@@ -7,6 +7,14 @@
 
 namespace aj {
 
+// An open trace mode refuses.
+struct FsDenial {
+  std::string path;      // as the process named it, made absolute
+  std::string leads_to;  // where its links lead, when that is what the policy refuses
+  std::string access;    // "read" or "write"
+  std::string rule, reason;
+};
+
 class EventSink {
  public:
   virtual ~EventSink() = default;
@@ -16,8 +24,7 @@ class EventSink {
   virtual void syscall_denied(int pid, const std::string& syscall, const std::string& detail,
                               int err) = 0;
   // Trace mode: an open the policy does not allow (answered EACCES).
-  virtual void fs_denied(int pid, const std::string& path, const std::string& access,
-                         const std::string& rule, const std::string& reason) = 0;
+  virtual void fs_denied(int pid, const FsDenial& denial) = 0;
   virtual void signal_forwarded(int sig, bool escalated) = 0;
   virtual void limit_hit(const std::string& which, const std::string& value) = 0;
   // False once the record cannot be kept and the session must stop.

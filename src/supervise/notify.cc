@@ -16,49 +16,12 @@
 #include "seccomp/bpf_eval.h"
 #include "seccomp/names.h"
 #include "seccomp/notify_program.h"
+#include "supervise/jail_path.h"
 #include "supervise/target.h"
 #include "sys/seccomp_uapi.h"
 
 namespace aj {
 namespace {
-
-// Whether the exec'd path exists in the target's view: libc's execvp and
-// shells try every PATH entry, and only the one that exists is worth an event.
-// root_fd: the jail's root (every process in it shares one: chroot is refused
-// by default), or -1 to look it up through /proc/PID/root.
-bool exists_in_target(int pid, int root_fd, const std::string& path) {
-  if (path.empty()) return false;
-  UniqueFd looked_up;
-  int dir = root_fd;
-  if (path[0] != '/' || root_fd < 0) {
-    char where[64];
-    std::snprintf(where, sizeof where, "/proc/%d/%s", pid, path[0] == '/' ? "root" : "cwd");
-    looked_up.reset(::open(where, O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!looked_up) return true;  // cannot tell: record it
-    dir = looked_up.get();
-  }
-  struct open_how how = {};
-  how.flags = O_PATH | O_CLOEXEC;
-  how.resolve = path[0] == '/' ? RESOLVE_IN_ROOT : 0;
-  UniqueFd f(static_cast<int>(::syscall(SYS_openat2, dir, path.c_str(), &how, sizeof how)));
-  return f.valid() || (errno != ENOENT && errno != ENOTDIR);
-}
-
-std::string read_link(const std::string& path) {
-  char buf[4096];
-  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
-}
-
-// The path an open names, absolute: relative ones are joined to the directory
-// they are relative to, as the target sees it.
-std::string absolute_path(int pid, int dirfd, const std::string& path) {
-  if (!path.empty() && path[0] == '/') return normalize_path(path);
-  std::string base = dirfd == AT_FDCWD ? read_link(fmt::format("/proc/{}/cwd", pid))
-                                       : read_link(fmt::format("/proc/{}/fd/{}", pid, dirfd));
-  if (base.empty() || base[0] != '/') return {};
-  return normalize_path(base + "/" + path);
-}
 
 bool wants_write(std::uint64_t flags) {
   return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) != 0;
@@ -85,17 +48,29 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     flags = how.flags;
   }
   if (nr == SYS_creat) flags = O_WRONLY | O_CREAT | O_TRUNC;
-  std::string path = absolute_path(pid, dirfd, read_string(mem, path_addr));
+  std::string path = absolute_in_jail(pid, dirfd, read_string(mem, path_addr));
   if (path.empty()) return;
   bool write = wants_write(flags);
   std::string verdict = trace_(path, write);
-  if (verdict.empty()) return;
+  std::string leads_to;
+  if (verdict.empty()) {
+    // Where the path leads counts too: a link in /tmp to a hidden key is
+    // refused and recorded like the key itself. The links may change before
+    // the kernel follows them; then Landlock and the mounts decide, as for
+    // every open allowed here.
+    const bool follow_last =
+        !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
+    leads_to = resolve_in_jail(jail_root(pid), path, follow_last);
+    if (leads_to.empty() || leads_to == path) return;
+    verdict = trace_(leads_to, write);
+    if (verdict.empty()) return;
+  }
   resp->flags = 0;
   resp->error = -EACCES;
   auto tab = verdict.find('\t');
   if (sink_)
-    sink_->fs_denied(pid, path, write ? "write" : "read", verdict.substr(0, tab),
-                     tab == std::string::npos ? "" : verdict.substr(tab + 1));
+    sink_->fs_denied(pid, {path, leads_to, write ? "write" : "read", verdict.substr(0, tab),
+                           tab == std::string::npos ? "" : verdict.substr(tab + 1)});
 }
 
 std::string describe_syscall_args(const std::string& name, const std::uint64_t a[6]) {
@@ -175,16 +150,12 @@ bool NotifyHandler::handle_one() {
     read_exec_args(mem, data.args[at ? 1 : 0], data.args[at ? 2 : 1], &path, &argv);
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
-    if (valid && !root_fd_) {
-      char root[64];
-      std::snprintf(root, sizeof root, "/proc/%d/root", pid);
-      root_fd_.reset(::open(root, O_PATH | O_DIRECTORY | O_CLOEXEC));
-    }
+    if (valid) jail_root(pid);
     // Everything the event needs is gathered while the exec waits: once it
     // goes on, this thread may not run again until the new program has run
     // (it may be woken on our CPU and keep it), and a short program may be
     // gone, reaped, with the jail's mounts, by then.
-    const bool record = valid && sink_ && exists_in_target(pid, root_fd_.get(), path);
+    const bool record = valid && sink_ && exists_in_jail(pid, root_fd_.get(), path);
     const ProcessIds ids = record ? process_ids(proc_fd_.get(), pid) : ProcessIds{pid, 0};
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
     // Observation only: unless the journal is required, the exec goes on
@@ -202,6 +173,15 @@ bool NotifyHandler::handle_one() {
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
   }
   return send(resp);
+}
+
+int NotifyHandler::jail_root(int pid) {
+  if (!root_fd_) {
+    char root[64];
+    std::snprintf(root, sizeof root, "/proc/%d/root", pid);
+    root_fd_.reset(::open(root, O_PATH | O_DIRECTORY | O_CLOEXEC));
+  }
+  return root_fd_.get();
 }
 
 bool NotifyHandler::send(void* resp) {

@@ -46,6 +46,9 @@ class NotifyHandler {
   std::uint64_t handled_ = 0;
   TraceCheck trace_;
 
+  // The jail's root (every process in it shares one: chroot is refused by
+  // default), opened through pid's /proc entry the first time; -1 if that fails.
+  int jail_root(int pid);
   // Sends a filled seccomp_notif_resp; false when the listener is dead.
   bool send(void* resp);
   // Answers a traced open: EACCES (and an fs.deny event) or continue.

@@ -4,6 +4,9 @@
 # default profile hides) fails with EACCES and gives an fs.deny event with the
 # path, access "read", decision deny and a rule. Without --trace the same read
 # is journaled nowhere (control), and outside the jail the file is readable.
+# A symbolic link made in the jail's /tmp to the key is refused and journaled
+# the same way, with where it leads; a link to a readable file still reads,
+# and the link itself can still be opened with O_NOFOLLOW.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -27,6 +30,8 @@ for line in open(sys.argv[1]):
     e = json.loads(line)
     if e.get("event") == "fs.deny":
         print("FSDENY %s|%s|%s|%s" % (e.get("path"), e.get("access"), e.get("decision"), e.get("rule")))
+        if "leads_to" in e:
+            print("LEADS %s|%s" % (e.get("path"), e.get("leads_to")))
 PY
 }
 
@@ -48,5 +53,24 @@ OUT=$(fs_denies "$RUN/trace.jsonl") ERR="" RC=0
 check_capture "--trace: the journal has fs.deny for $key with access read, decision deny and a rule" \
   grep -qE "^FSDENY $key\|read\|deny\|[^|]+[^|]$" <<<"$OUT"
 check "--trace: the bait appears nowhere in the journal" sh -c '! grep -qF -- "$1" "$2"' sh "$bait" "$RUN/trace.jsonl"
+
+# Through links made inside the jail.
+mkfile_as_user "$WS/readable.txt" "PLAIN-$bait"
+links='ln -s "$1" /tmp/k && ln -s "$2" /tmp/ok || exit 9
+python3 -c "$3" /tmp/k
+python3 -c "$3" /tmp/ok
+python3 -c "import os; os.open(\"/tmp/k\", os.O_PATH | os.O_NOFOLLOW); print(\"NOFOLLOW:ok\")"'
+capture jail --journal "$RUN/links.jsonl" --trace --ro "$FAKE_HOME" -- \
+  sh -c "$links" sh "$key" "$WS/readable.txt" "$probe"
+check_capture "--trace, link: the jailed probe ran (exit 0)" rc_is 0
+check_capture "--trace, link: reading the key through /tmp/k fails with EACCES" out_has_line "ERR:EACCES"
+check_capture "--trace, link: a link to a readable file still reads" out_has_line "READ:PLAIN-$bait"
+check_capture "--trace, link: the link itself opens with O_NOFOLLOW" out_has_line "NOFOLLOW:ok"
+check_capture "--trace, link: the bait appears nowhere" out_lacks "READ:$bait"
+OUT=$(fs_denies "$RUN/links.jsonl") ERR="" RC=0
+check_capture "--trace, link: fs.deny for /tmp/k, read, deny, with a rule" \
+  grep -qE "^FSDENY /tmp/k\|read\|deny\|[^|]+[^|]$" <<<"$OUT"
+check_capture "--trace, link: ... leading to $key" out_has_line "LEADS /tmp/k|$key"
+check_capture "--trace, link: no fs.deny for the readable file" out_lacks "readable.txt"
 
 finish

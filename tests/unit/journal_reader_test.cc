@@ -176,6 +176,12 @@ TEST_CASE("each event type has a one-line summary") {
            .set("access", "read")
            .set("syscall", "openat"),
        "read /home/u/.ssh/id_rsa (openat, pid 3)"},
+      {JournalEvent("fs.deny")
+           .with_pid(4)
+           .set("path", "/tmp/k")
+           .set("leads_to", "/home/u/.ssh/id_rsa")
+           .set("access", "read"),
+       "read /tmp/k -> /home/u/.ssh/id_rsa (pid 4)"},
       {JournalEvent("limit").set("limit", "wall_time").set("value", "90s"), "wall_time 90s"},
       {JournalEvent("signal").set("signal", 15).set("name", "TERM").set("action", "forwarded"),
        "SIGTERM (forwarded)"},

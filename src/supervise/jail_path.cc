@@ -1,0 +1,130 @@
+#include "supervise/jail_path.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <limits.h>
+#include <linux/openat2.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <vector>
+
+#include "base/unique_fd.h"
+#include "policy/variables.h"
+
+namespace aj {
+namespace {
+
+constexpr int kMaxLinks = 40;         // the kernel's MAXSYMLINKS
+constexpr int kMaxComponents = 2048;  // PATH_MAX worth of one-letter names
+
+int openat2_fd(int dir, const std::string& path, std::uint64_t flags, std::uint64_t resolve) {
+  struct open_how how = {};
+  how.flags = flags | O_CLOEXEC;
+  how.resolve = resolve;
+  return static_cast<int>(::syscall(SYS_openat2, dir, path.c_str(), &how, sizeof how));
+}
+
+std::string read_link(const std::string& path) {
+  char buf[PATH_MAX];
+  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
+  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+}
+
+// Pushes the components of path onto todo so that the first comes off first.
+void push_components(const std::string& path, std::vector<std::string>* todo) {
+  std::vector<std::string> parts;
+  std::size_t i = 0;
+  while (i < path.size()) {
+    std::size_t j = path.find('/', i);
+    if (j == std::string::npos) j = path.size();
+    if (j > i) parts.push_back(path.substr(i, j - i));
+    i = j + 1;
+  }
+  todo->insert(todo->end(), parts.rbegin(), parts.rend());
+}
+
+}  // namespace
+
+bool exists_in_jail(int pid, int root_fd, const std::string& path) {
+  if (path.empty()) return false;
+  UniqueFd looked_up;
+  int dir = root_fd;
+  if (path[0] != '/' || root_fd < 0) {
+    char where[64];
+    std::snprintf(where, sizeof where, "/proc/%d/%s", pid, path[0] == '/' ? "root" : "cwd");
+    looked_up.reset(::open(where, O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (!looked_up) return true;  // cannot tell: record it
+    dir = looked_up.get();
+  }
+  UniqueFd f(openat2_fd(dir, path, O_PATH, path[0] == '/' ? RESOLVE_IN_ROOT : 0));
+  return f.valid() || (errno != ENOENT && errno != ENOTDIR);
+}
+
+std::string absolute_in_jail(int pid, int dirfd, const std::string& path) {
+  if (!path.empty() && path[0] == '/') return normalize_path(path);
+  std::string base = dirfd == AT_FDCWD ? read_link(fmt::format("/proc/{}/cwd", pid))
+                                       : read_link(fmt::format("/proc/{}/fd/{}", pid, dirfd));
+  if (base.empty() || base[0] != '/') return {};
+  return normalize_path(base + "/" + path);
+}
+
+std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last) {
+  if (path.empty() || path[0] != '/') return {};
+  // Most paths hold no link at all: one lookup says so. (With O_PATH and
+  // O_NOFOLLOW a link in last place is opened, not refused.)
+  {
+    UniqueFd whole(openat2_fd(root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW),
+                              RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS));
+    if (whole || errno == ENOENT || errno == ENOTDIR) return path;
+    if (errno != ELOOP) return {};
+  }
+  // A link on the way: walk it one component at a time, from the root.
+  std::vector<std::string> todo;
+  push_components(path, &todo);
+  std::string done;  // resolved so far, without links; "" is the root
+  UniqueFd dir(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
+  if (!dir) return {};
+  int links = 0, steps = 0;
+  while (!todo.empty()) {
+    if (++steps > kMaxComponents) return {};
+    std::string name = std::move(todo.back());
+    todo.pop_back();
+    if (name == ".") continue;
+    if (name == "..") {
+      done.erase(done.empty() ? 0 : done.rfind('/'));
+      dir.reset(done.empty() ? ::fcntl(root_fd, F_DUPFD_CLOEXEC, 0)
+                             : openat2_fd(root_fd, done, O_PATH | O_DIRECTORY,
+                                          RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS));
+      if (!dir) return {};
+      continue;
+    }
+    char target[PATH_MAX];
+    const bool last = todo.empty();
+    ssize_t n = last && !follow_last
+                    ? (errno = EINVAL, -1)  // taken as it is, like a name that is no link
+                    : ::readlinkat(dir.get(), name.c_str(), target, sizeof target);
+    if (n >= 0) {  // a link: what it names replaces it
+      if (++links > kMaxLinks || n == 0 || static_cast<std::size_t>(n) >= sizeof target) return {};
+      std::string to(target, static_cast<std::size_t>(n));
+      push_components(to, &todo);
+      if (to[0] == '/') {
+        done.clear();
+        dir.reset(::fcntl(root_fd, F_DUPFD_CLOEXEC, 0));
+        if (!dir) return {};
+      }
+      continue;
+    }
+    done += "/" + name;
+    if (errno != EINVAL) break;  // missing (or unreadable): the rest stays as written
+    if (todo.empty()) break;
+    UniqueFd next(::openat(dir.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+    if (!next) break;  // not a directory, or gone: the rest stays as written
+    dir = std::move(next);
+  }
+  for (auto it = todo.rbegin(); it != todo.rend(); ++it) done += "/" + *it;
+  return done.empty() ? "/" : normalize_path(done);
+}
+
+}  // namespace aj

@@ -1,0 +1,26 @@
+// Paths as a jailed process sees them, looked up from the supervisor through
+// the jail's root directory (a descriptor for it: /proc/PID/root).
+#pragma once
+
+#include <string>
+
+namespace aj {
+
+// Whether path (absolute, or relative to the process's working directory)
+// exists in the jail. root_fd: the jail's root, or -1 to look it up through
+// /proc/PID/root. True when it cannot tell.
+bool exists_in_jail(int pid, int root_fd, const std::string& path);
+
+// path (absolute, or relative to dirfd or the working directory of pid) made
+// absolute and normalized, as the process sees it; empty when unknown.
+std::string absolute_in_jail(int pid, int dirfd, const std::string& path);
+
+// Where an absolute, normalized path leads in the jail once its symbolic
+// links are followed (at most 40, as the kernel allows), without leaving
+// root_fd: "/tmp/key" -> "/home/u/.ssh/id_rsa" for a link in /tmp. The last
+// component is followed only with follow_last (an open without O_NOFOLLOW).
+// Components that do not exist are kept as written. Empty when it cannot be
+// worked out (too many links, a magic /proc link, an unreadable directory).
+std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last);
+
+}  // namespace aj

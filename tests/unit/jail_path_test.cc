@@ -1,0 +1,81 @@
+// Where a path leads in the jail, looked up from outside through its root
+// directory: here a scratch directory stands in for the jail's root.
+#include "supervise/jail_path.h"
+
+#include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <string>
+
+#include "base/unique_fd.h"
+
+namespace aj {
+namespace {
+
+struct FakeJail {
+  std::string dir;
+  UniqueFd root;
+  FakeJail() {
+    char tmpl[] = "/tmp/aj-jail-path-XXXXXX";
+    REQUIRE(::mkdtemp(tmpl) != nullptr);
+    dir = tmpl;
+    for (const char* d :
+         {"/usr", "/usr/bin", "/usr/lib", "/home", "/home/u", "/home/u/.ssh", "/tmp"})
+      REQUIRE(::mkdir((dir + d).c_str(), 0755) == 0);
+    int fd = ::open((dir + "/usr/bin/tool").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0755);
+    REQUIRE(fd >= 0);
+    ::close(fd);
+    link("/home/u/.ssh/id_rsa", "/tmp/key");  // absolute, dangling
+    link("../usr/bin", "/tmp/bin");           // relative, to a directory
+    link("/tmp/loop", "/tmp/loop");
+    link("../../../../../etc/shadow", "/tmp/up");  // ".." stops at the root
+    link("usr/lib", "/lib");
+    link("/tmp/key", "/tmp/key2");  // a link to a link
+    root.reset(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    REQUIRE(root.valid());
+  }
+  ~FakeJail() { std::system(("rm -rf '" + dir + "'").c_str()); }
+  void link(const std::string& to, const std::string& at) {
+    REQUIRE(::symlink(to.c_str(), (dir + at).c_str()) == 0);
+  }
+  std::string resolve(const std::string& path, bool follow_last = true) {
+    return resolve_in_jail(root.get(), path, follow_last);
+  }
+};
+
+TEST_CASE("resolve_in_jail: a path without links is itself, whether it exists or not") {
+  FakeJail j;
+  CHECK(j.resolve("/usr/bin/tool") == "/usr/bin/tool");
+  CHECK(j.resolve("/usr/bin") == "/usr/bin");
+  CHECK(j.resolve("/") == "/");
+  CHECK(j.resolve("/nowhere/at/all") == "/nowhere/at/all");
+}
+
+TEST_CASE("resolve_in_jail: links are followed inside the jail's root") {
+  FakeJail j;
+  CHECK(j.resolve("/tmp/key") == "/home/u/.ssh/id_rsa");
+  CHECK(j.resolve("/tmp/key2") == "/home/u/.ssh/id_rsa");
+  CHECK(j.resolve("/tmp/bin/tool") == "/usr/bin/tool");
+  CHECK(j.resolve("/tmp/bin") == "/usr/bin");
+  CHECK(j.resolve("/lib/x86_64-linux-gnu/libc.so.6") == "/usr/lib/x86_64-linux-gnu/libc.so.6");
+  CHECK(j.resolve("/tmp/up") == "/etc/shadow");
+}
+
+TEST_CASE("resolve_in_jail: without follow_last the last link is the name itself") {
+  FakeJail j;
+  CHECK(j.resolve("/tmp/key", false) == "/tmp/key");
+  CHECK(j.resolve("/tmp/bin/tool", false) == "/usr/bin/tool");  // only the last is kept
+}
+
+TEST_CASE("resolve_in_jail: a loop, or a relative path, cannot be worked out") {
+  FakeJail j;
+  CHECK(j.resolve("/tmp/loop") == "");
+  CHECK(j.resolve("/tmp/loop/x") == "");
+  CHECK(j.resolve("tmp/key") == "");
+}
+
+}  // namespace
+}  // namespace aj
