@@ -63,11 +63,11 @@ bool exists_in_jail(int pid, int root_fd, const std::string& path) {
 }
 
 std::string absolute_in_jail(int pid, int dirfd, const std::string& path) {
-  if (!path.empty() && path[0] == '/') return normalize_path(path);
+  if (!path.empty() && path[0] == '/') return path;
   std::string base = dirfd == AT_FDCWD ? read_link(fmt::format("/proc/{}/cwd", pid))
                                        : read_link(fmt::format("/proc/{}/fd/{}", pid, dirfd));
   if (base.empty() || base[0] != '/') return {};
-  return normalize_path(base + "/" + path);
+  return base + "/" + path;
 }
 
 std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last) {
@@ -77,7 +77,7 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
   {
     UniqueFd whole(openat2_fd(root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW),
                               RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS));
-    if (whole || errno == ENOENT || errno == ENOTDIR) return path;
+    if (whole || errno == ENOENT || errno == ENOTDIR) return normalize_path(path);
     if (errno != ELOOP) return {};
   }
   // A link on the way: walk it one component at a time, from the root.

@@ -12,14 +12,16 @@ namespace aj {
 bool exists_in_jail(int pid, int root_fd, const std::string& path);
 
 // path (absolute, or relative to dirfd or the working directory of pid) made
-// absolute and normalized, as the process sees it; empty when unknown.
+// absolute, as the process sees it, but not normalized: "/tmp/d/../x" may
+// not be "/tmp/x" once d is a link. Empty when unknown.
 std::string absolute_in_jail(int pid, int dirfd, const std::string& path);
 
-// Where an absolute, normalized path leads in the jail once its symbolic
+// Where an absolute path leads in the jail once its symbolic
 // links are followed (at most 40, as the kernel allows), without leaving
 // root_fd: "/tmp/key" -> "/home/u/.ssh/id_rsa" for a link in /tmp. The last
 // component is followed only with follow_last (an open without O_NOFOLLOW).
-// Components that do not exist are kept as written. Empty when it cannot be
+// ".." is taken after the link before it, as the kernel does. Components that
+// do not exist are kept as written (normalized). Empty when it cannot be
 // worked out (too many links, a magic /proc link, an unreadable directory).
 std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last);
 

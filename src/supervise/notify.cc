@@ -48,8 +48,9 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     flags = how.flags;
   }
   if (nr == SYS_creat) flags = O_WRONLY | O_CREAT | O_TRUNC;
-  std::string path = absolute_in_jail(pid, dirfd, read_string(mem, path_addr));
-  if (path.empty()) return;
+  const std::string named = absolute_in_jail(pid, dirfd, read_string(mem, path_addr));
+  if (named.empty()) return;
+  std::string path = normalize_path(named);
   bool write = wants_write(flags);
   std::string verdict = trace_(path, write);
   std::string leads_to;
@@ -60,10 +61,11 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     // every open allowed here.
     const bool follow_last =
         !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
-    leads_to = resolve_in_jail(jail_root(pid), path, follow_last);
+    leads_to = resolve_in_jail(jail_root(pid), named, follow_last);
     if (leads_to.empty() || leads_to == path) return;
     verdict = trace_(leads_to, write);
     if (verdict.empty()) return;
+    path = named;  // by name it was allowed: record the name as given
   }
   resp->flags = 0;
   resp->error = -EACCES;

@@ -5,8 +5,9 @@
 # path, access "read", decision deny and a rule. Without --trace the same read
 # is journaled nowhere (control), and outside the jail the file is readable.
 # A symbolic link made in the jail's /tmp to the key is refused and journaled
-# the same way, with where it leads; a link to a readable file still reads,
-# and the link itself can still be opened with O_NOFOLLOW.
+# the same way, with where it leads, and so is /tmp/d/../.ssh/id_rsa with d a
+# link to ~/.ssh (by name that is /tmp/.ssh/id_rsa); a link to a readable file
+# still reads, and the link itself can still be opened with O_NOFOLLOW.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -56,13 +57,15 @@ check "--trace: the bait appears nowhere in the journal" sh -c '! grep -qF -- "$
 
 # Through links made inside the jail.
 mkfile_as_user "$WS/readable.txt" "PLAIN-$bait"
-links='ln -s "$1" /tmp/k && ln -s "$2" /tmp/ok || exit 9
+links='ln -s "$1" /tmp/k && ln -s "$2" /tmp/ok && ln -s "${1%/*}" /tmp/d || exit 9
 python3 -c "$3" /tmp/k
+python3 -c "$3" /tmp/d/../.ssh/id_rsa
 python3 -c "$3" /tmp/ok
 python3 -c "import os; os.open(\"/tmp/k\", os.O_PATH | os.O_NOFOLLOW); print(\"NOFOLLOW:ok\")"'
 capture jail --journal "$RUN/links.jsonl" --trace --ro "$FAKE_HOME" -- \
   sh -c "$links" sh "$key" "$WS/readable.txt" "$probe"
 check_capture "--trace, link: the jailed probe ran (exit 0)" rc_is 0
+n_eacces=$(grep -c "^ERR:EACCES$" <<<"$OUT" || true)
 check_capture "--trace, link: reading the key through /tmp/k fails with EACCES" out_has_line "ERR:EACCES"
 check_capture "--trace, link: a link to a readable file still reads" out_has_line "READ:PLAIN-$bait"
 check_capture "--trace, link: the link itself opens with O_NOFOLLOW" out_has_line "NOFOLLOW:ok"
@@ -72,5 +75,9 @@ check_capture "--trace, link: fs.deny for /tmp/k, read, deny, with a rule" \
   grep -qE "^FSDENY /tmp/k\|read\|deny\|[^|]+[^|]$" <<<"$OUT"
 check_capture "--trace, link: ... leading to $key" out_has_line "LEADS /tmp/k|$key"
 check_capture "--trace, link: no fs.deny for the readable file" out_lacks "readable.txt"
+check_capture "--trace, link: /tmp/d/../.ssh/id_rsa (d a link to ~/.ssh) is refused and recorded" \
+  out_has_line "LEADS /tmp/d/../.ssh/id_rsa|$key"
+check "--trace, link: both reads of the key through links failed with EACCES ($n_eacces)" \
+  [ "$n_eacces" = 2 ]
 
 finish

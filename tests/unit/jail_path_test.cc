@@ -64,6 +64,14 @@ TEST_CASE("resolve_in_jail: links are followed inside the jail's root") {
   CHECK(j.resolve("/tmp/up") == "/etc/shadow");
 }
 
+TEST_CASE("resolve_in_jail: '..' after a link climbs from where the link leads") {
+  FakeJail j;
+  CHECK(j.resolve("/tmp/bin/../lib") == "/usr/lib");  // by name it would be /tmp/lib
+  CHECK(j.resolve("/tmp/bin/../../home/u/.ssh/id_rsa") == "/home/u/.ssh/id_rsa");
+  CHECK(j.resolve("/usr/bin/../lib") == "/usr/lib");  // no link: as by name
+  CHECK(j.resolve("/usr//bin/./tool") == "/usr/bin/tool");
+}
+
 TEST_CASE("resolve_in_jail: without follow_last the last link is the name itself") {
   FakeJail j;
   CHECK(j.resolve("/tmp/key", false) == "/tmp/key");
