@@ -11,17 +11,16 @@
 #include <string>
 
 #include "base/unique_fd.h"
+#include "scratch_dir.h"
 
 namespace aj {
 namespace {
 
 struct FakeJail {
-  std::string dir;
+  ScratchDir scratch{"aj-jail-path"};
+  const std::string& dir = scratch.path;
   UniqueFd root;
   FakeJail() {
-    char tmpl[] = "/tmp/aj-jail-path-XXXXXX";
-    REQUIRE(::mkdtemp(tmpl) != nullptr);
-    dir = tmpl;
     for (const char* d :
          {"/usr", "/usr/bin", "/usr/lib", "/home", "/home/u", "/home/u/.ssh", "/tmp"})
       REQUIRE(::mkdir((dir + d).c_str(), 0755) == 0);
@@ -37,7 +36,6 @@ struct FakeJail {
     root.reset(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
     REQUIRE(root.valid());
   }
-  ~FakeJail() { std::system(("rm -rf '" + dir + "'").c_str()); }
   void link(const std::string& to, const std::string& at) {
     REQUIRE(::symlink(to.c_str(), (dir + at).c_str()) == 0);
   }

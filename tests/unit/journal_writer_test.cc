@@ -10,23 +10,10 @@
 
 #include "journal/json_read.h"
 #include "journal/writer.h"
+#include "scratch_dir.h"
 
 namespace aj {
 namespace {
-
-// A scratch directory under /tmp, removed afterwards.
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/aj-journal-test.XXXXXX";
-    REQUIRE(::mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() {
-    std::string cmd = "rm -rf -- '" + path + "'";
-    if (std::system(cmd.c_str()) != 0) MESSAGE("could not remove " << path);
-  }
-};
 
 std::vector<std::string> read_lines(const std::string& path) {
   std::ifstream in(path);
@@ -65,7 +52,7 @@ TEST_CASE("the default journal lives under the state directory's sessions") {
 }
 
 TEST_CASE("the writer creates private directories and a private file") {
-  TempDir tmp;
+  ScratchDir tmp("aj-journal-test");
   std::string path = tmp.path + "/state/agentjail/sessions/s1.jsonl";
   mode_t old = ::umask(0);  // the modes must not depend on a permissive umask
   auto w = JournalWriter::open(path, "s1");
@@ -78,7 +65,7 @@ TEST_CASE("the writer creates private directories and a private file") {
 }
 
 TEST_CASE("seq starts at 1 and has no gaps; ts and session are stamped") {
-  TempDir tmp;
+  ScratchDir tmp("aj-journal-test");
   std::string path = tmp.path + "/j.jsonl";
   auto w = JournalWriter::open(path, "abc");
   REQUIRE(w.has_value());
@@ -102,7 +89,7 @@ TEST_CASE("seq starts at 1 and has no gaps; ts and session are stamped") {
 }
 
 TEST_CASE("the writer redacts secrets in every string field") {
-  TempDir tmp;
+  ScratchDir tmp("aj-journal-test");
   std::string path = tmp.path + "/j.jsonl";
   auto w = JournalWriter::open(path, "s");
   REQUIRE(w.has_value());
@@ -128,7 +115,7 @@ TEST_CASE("the writer redacts secrets in every string field") {
 }
 
 TEST_CASE("long strings and long lists are cut, after redaction") {
-  TempDir tmp;
+  ScratchDir tmp("aj-journal-test");
   std::string path = tmp.path + "/j.jsonl";
   auto w = JournalWriter::open(path, "s");
   REQUIRE(w.has_value());
@@ -147,7 +134,7 @@ TEST_CASE("long strings and long lists are cut, after redaction") {
 }
 
 TEST_CASE("the writer appends to an existing journal and refuses a symbolic link") {
-  TempDir tmp;
+  ScratchDir tmp("aj-journal-test");
   std::string path = tmp.path + "/j.jsonl";
   {
     std::ofstream out(path);
@@ -169,7 +156,7 @@ TEST_CASE("the writer appends to an existing journal and refuses a symbolic link
 }
 
 TEST_CASE("fd:N writes to an inherited descriptor and takes it over") {
-  TempDir tmp;
+  ScratchDir tmp("aj-journal-test");
   std::string path = tmp.path + "/j.jsonl";
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   REQUIRE(fd > 2);

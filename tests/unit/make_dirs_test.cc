@@ -9,18 +9,10 @@
 #include <cstdlib>
 #include <string>
 
+#include "scratch_dir.h"
+
 namespace aj {
 namespace {
-
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/aj-make-dirs-XXXXXX";
-    REQUIRE(::mkdtemp(tmpl) != nullptr);
-    path = tmpl;
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-};
 
 mode_t mode_of(const std::string& path) {
   struct stat st {};
@@ -30,7 +22,7 @@ mode_t mode_of(const std::string& path) {
 }
 
 TEST_CASE("make_private_dirs: creates every missing level with mode 0700") {
-  TempDir t;
+  ScratchDir t("aj-make-dirs");
   const mode_t old = ::umask(0);
   auto made = make_private_dirs(t.path + "/a/b/c");
   ::umask(old);
@@ -41,7 +33,7 @@ TEST_CASE("make_private_dirs: creates every missing level with mode 0700") {
 }
 
 TEST_CASE("make_private_dirs: existing directories keep their mode; a trailing slash is fine") {
-  TempDir t;
+  ScratchDir t("aj-make-dirs");
   REQUIRE(::mkdir((t.path + "/shared").c_str(), 0755) == 0);
   REQUIRE(::chmod((t.path + "/shared").c_str(), 0755) == 0);
   REQUIRE(make_private_dirs(t.path + "/shared/sessions/"));
@@ -51,7 +43,7 @@ TEST_CASE("make_private_dirs: existing directories keep their mode; a trailing s
 }
 
 TEST_CASE("make_private_dirs: a file in the way is an error naming the path") {
-  TempDir t;
+  ScratchDir t("aj-make-dirs");
   const std::string file = t.path + "/file";
   int fd = ::open(file.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0600);
   REQUIRE(fd >= 0);
