@@ -47,19 +47,16 @@ void push_components(const std::string& path, std::vector<std::string>* todo) {
 
 }  // namespace
 
-bool exists_in_jail(int pid, int root_fd, const std::string& path) {
-  if (path.empty()) return false;
-  UniqueFd looked_up;
-  int dir = root_fd;
-  if (path[0] != '/' || root_fd < 0) {
-    char where[64];
-    std::snprintf(where, sizeof where, "/proc/%d/%s", pid, path[0] == '/' ? "root" : "cwd");
-    looked_up.reset(::open(where, O_PATH | O_DIRECTORY | O_CLOEXEC));
-    if (!looked_up) return true;  // cannot tell: record it
-    dir = looked_up.get();
-  }
-  UniqueFd f(openat2_fd(dir, path, O_PATH, path[0] == '/' ? RESOLVE_IN_ROOT : 0));
-  return f.valid() || (errno != ENOENT && errno != ENOTDIR);
+bool may_exist_in_jail(int root_fd, const std::string& path) {
+  if (root_fd < 0 || path.empty() || path[0] != '/') return true;
+  UniqueFd f(openat2_fd(root_fd, path, O_PATH, RESOLVE_IN_ROOT));
+  if (f || (errno != ENOENT && errno != ENOTDIR)) return true;
+  const std::string leads_to = resolve_in_jail(root_fd, path, true);
+  return leads_to.empty() || path_is_within(leads_to, "/proc");
+}
+
+std::string fd_path_in_jail(int pid, int fd) {
+  return fd < 0 ? std::string() : read_link(fmt::format("/proc/{}/fd/{}", pid, fd));
 }
 
 std::string absolute_in_jail(int pid, int dirfd, const std::string& path) {

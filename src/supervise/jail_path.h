@@ -6,10 +6,17 @@
 
 namespace aj {
 
-// Whether path (absolute, or relative to the process's working directory)
-// exists in the jail. root_fd: the jail's root, or -1 to look it up through
-// /proc/PID/root. True when it cannot tell.
-bool exists_in_jail(int pid, int root_fd, const std::string& path);
+// Whether the program an exec names (an absolute path, as the jail sees it)
+// may exist there. False only when it certainly does not: libc's execvp and
+// shells try every PATH entry, and only the one that exists runs. A path
+// that leads into /proc (/dev/fd/3, /proc/self/fd/3) cannot be looked up
+// from outside (self names the looker) and counts as existing, as does
+// everything when root_fd is -1.
+bool may_exist_in_jail(int root_fd, const std::string& path);
+
+// The file a process's descriptor refers to, as the jail names it
+// ("/usr/bin/echo", "/memfd:x (deleted)"); empty when unknown.
+std::string fd_path_in_jail(int pid, int fd);
 
 // path (absolute, or relative to dirfd or the working directory of pid) made
 // absolute, as the process sees it, but not normalized: "/tmp/d/../x" may

@@ -150,6 +150,8 @@ bool NotifyHandler::handle_one() {
     std::string path;
     std::vector<std::string> argv;
     read_exec_args(mem, data.args[at ? 1 : 0], data.args[at ? 2 : 1], &path, &argv);
+    const int dirfd = at ? static_cast<int>(data.args[0]) : AT_FDCWD;
+    const bool fexecve = at && path.empty() && (data.args[4] & AT_EMPTY_PATH) != 0;
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
     if (valid) jail_root(pid);
@@ -157,7 +159,11 @@ bool NotifyHandler::handle_one() {
     // goes on, this thread may not run again until the new program has run
     // (it may be woken on our CPU and keep it), and a short program may be
     // gone, reaped, with the jail's mounts, by then.
-    const bool record = valid && sink_ && exists_in_jail(pid, root_fd_.get(), path);
+    const bool record = valid && sink_ && (fexecve || exec_may_run(pid, dirfd, &path));
+    if (record && fexecve) {  // the descriptor is the program
+      path = fd_path_in_jail(pid, dirfd);
+      if (path.empty()) path = fmt::format("fd:{}", dirfd);
+    }
     const ProcessIds ids = record ? process_ids(proc_fd_.get(), pid) : ProcessIds{pid, 0};
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
     // Observation only: unless the journal is required, the exec goes on
@@ -175,6 +181,15 @@ bool NotifyHandler::handle_one() {
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
   }
   return send(resp);
+}
+
+bool NotifyHandler::exec_may_run(int pid, int dirfd, std::string* path) {
+  if (path->empty()) return false;  // ENOENT, certainly
+  const std::string absolute = absolute_in_jail(pid, dirfd, *path);
+  if (absolute.empty()) return true;  // cannot tell: record it
+  // Relative to a descriptor: the name alone would not say which file.
+  if (dirfd != AT_FDCWD && (*path)[0] != '/') *path = normalize_path(absolute);
+  return may_exist_in_jail(root_fd_.get(), absolute);
 }
 
 int NotifyHandler::jail_root(int pid) {

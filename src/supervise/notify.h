@@ -46,6 +46,10 @@ class NotifyHandler {
   std::uint64_t handled_ = 0;
   TraceCheck trace_;
 
+  // Whether an exec of *path (relative to dirfd) may run, i.e. is worth an
+  // event (see may_exist_in_jail); a path relative to a descriptor is made
+  // absolute in *path.
+  bool exec_may_run(int pid, int dirfd, std::string* path);
   // The jail's root (every process in it shares one: chroot is refused by
   // default), opened through pid's /proc entry the first time; -1 if that fails.
   int jail_root(int pid);

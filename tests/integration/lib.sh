@@ -231,6 +231,7 @@ capture() {
 # message quoting the command line is not mistaken for it running.
 rc_is() { [ "$RC" -eq "$1" ]; }
 out_has_line() { printf '%s\n' "$OUT" | grep -qxF -- "$1"; }
+out_matches() { printf '%s\n' "$OUT" | grep -qE -- "$1"; }
 out_has() { printf '%s\n' "$OUT" | grep -qF -- "$1"; }
 out_lacks() { ! printf '%s\n' "$OUT" | grep -qF -- "$1"; }
 err_matches() { printf '%s\n' "$ERR" | grep -qE -- "$1"; }
