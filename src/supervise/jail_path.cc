@@ -8,6 +8,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <string_view>
 #include <vector>
 
 #include "base/unique_fd.h"
@@ -122,6 +124,27 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
   }
   for (auto it = todo.rbegin(); it != todo.rend(); ++it) done += "/" + *it;
   return done.empty() ? "/" : normalize_path(done);
+}
+
+std::string through_proc_links(const std::string& path, const std::function<std::string()>& cwd) {
+  // "/proc/<who>/<link>" and what follows, taken apart without clean-up:
+  // the rest keeps its ".." for resolve_in_jail to take after the link.
+  constexpr std::string_view kProc = "/proc/";
+  if (path.compare(0, kProc.size(), kProc) != 0) return path;
+  const std::size_t who_end = path.find('/', kProc.size());
+  if (who_end == std::string::npos) return path;
+  const std::string who = path.substr(kProc.size(), who_end - kProc.size());
+  const std::size_t link_end = std::min(path.find('/', who_end + 1), path.size());
+  const std::string link = path.substr(who_end + 1, link_end - who_end - 1);
+  const std::string rest = path.substr(link_end);  // "" or "/..."
+  const bool self = who == "self" || who == "thread-self";
+  const bool numeric = !who.empty() && who.find_first_not_of("0123456789") == std::string::npos;
+  if (link == "root" && (self || numeric)) return rest.empty() ? "/" : rest;
+  if (link == "cwd" && self) {
+    const std::string dir = cwd();
+    if (!dir.empty() && dir[0] == '/') return dir + rest;
+  }
+  return path;
 }
 
 }  // namespace aj

@@ -2,6 +2,7 @@
 // the jail's root directory (a descriptor for it: /proc/PID/root).
 #pragma once
 
+#include <functional>
 #include <string>
 
 namespace aj {
@@ -31,5 +32,13 @@ std::string absolute_in_jail(int pid, int dirfd, const std::string& path);
 // do not exist are kept as written (normalized). Empty when it cannot be
 // worked out (too many links, a magic /proc link, an unreadable directory).
 std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last);
+
+// /proc/self/root/x, /proc/thread-self/root/x and /proc/N/root/x name x in
+// the jail's root (its processes share one: chroot is refused), and
+// /proc/self/cwd/x (or thread-self) x in the caller's working directory,
+// which cwd() gives (empty: unknown). The supervisor cannot follow these links
+// through the jail's /proc itself (self names the looker). Any other path
+// comes back as it is. Pure.
+std::string through_proc_links(const std::string& path, const std::function<std::string()>& cwd);
 
 }  // namespace aj

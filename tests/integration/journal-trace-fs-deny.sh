@@ -6,8 +6,9 @@
 # is journaled nowhere (control), and outside the jail the file is readable.
 # A symbolic link made in the jail's /tmp to the key is refused and journaled
 # the same way, with where it leads, and so is /tmp/d/../.ssh/id_rsa with d a
-# link to ~/.ssh (by name that is /tmp/.ssh/id_rsa); a link to a readable file
-# still reads, and the link itself can still be opened with O_NOFOLLOW.
+# link to ~/.ssh (by name that is /tmp/.ssh/id_rsa), and so is the key named
+# through /proc/self/root; a link to a readable file still reads, and the
+# link itself can still be opened with O_NOFOLLOW.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -60,6 +61,7 @@ mkfile_as_user "$WS/readable.txt" "PLAIN-$bait"
 links='ln -s "$1" /tmp/k && ln -s "$2" /tmp/ok && ln -s "${1%/*}" /tmp/d || exit 9
 python3 -c "$3" /tmp/k
 python3 -c "$3" /tmp/d/../.ssh/id_rsa
+python3 -c "$3" "/proc/self/root$1"
 python3 -c "$3" /tmp/ok
 python3 -c "import os; os.open(\"/tmp/k\", os.O_PATH | os.O_NOFOLLOW); print(\"NOFOLLOW:ok\")"'
 capture jail --journal "$RUN/links.jsonl" --trace --ro "$FAKE_HOME" -- \
@@ -77,7 +79,9 @@ check_capture "--trace, link: ... leading to $key" out_has_line "LEADS /tmp/k|$k
 check_capture "--trace, link: no fs.deny for the readable file" out_lacks "readable.txt"
 check_capture "--trace, link: /tmp/d/../.ssh/id_rsa (d a link to ~/.ssh) is refused and recorded" \
   out_has_line "LEADS /tmp/d/../.ssh/id_rsa|$key"
-check "--trace, link: both reads of the key through links failed with EACCES ($n_eacces)" \
-  [ "$n_eacces" = 2 ]
+check_capture "--trace, link: /proc/self/root$key is refused and recorded" \
+  out_has_line "LEADS /proc/self/root$key|$key"
+check "--trace, link: the three reads of the key through links failed with EACCES ($n_eacces)" \
+  [ "$n_eacces" = 3 ]
 
 finish

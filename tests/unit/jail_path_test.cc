@@ -85,3 +85,33 @@ TEST_CASE("resolve_in_jail: a loop, or a relative path, cannot be worked out") {
 
 }  // namespace
 }  // namespace aj
+
+namespace aj {
+namespace {
+
+TEST_CASE("through_proc_links: /proc's root and cwd links of the jail's processes") {
+  int asked = 0;
+  auto cwd = [&] {
+    ++asked;
+    return std::string("/work/ws");
+  };
+  CHECK(through_proc_links("/proc/self/root/home/u/.ssh/id_rsa", cwd) == "/home/u/.ssh/id_rsa");
+  CHECK(through_proc_links("/proc/thread-self/root/etc", cwd) == "/etc");
+  CHECK(through_proc_links("/proc/42/root/tmp/../etc", cwd) == "/tmp/../etc");
+  CHECK(through_proc_links("/proc/self/root", cwd) == "/");
+  CHECK(asked == 0);
+  CHECK(through_proc_links("/proc/self/cwd/.env", cwd) == "/work/ws/.env");
+  CHECK(asked == 1);
+}
+
+TEST_CASE("through_proc_links: every other path is left as it is") {
+  auto cwd = [] { return std::string("/work/ws"); };
+  for (const char* p :
+       {"/proc/self/fd/3", "/proc/42/cwd/x", "/proc/self/rootx/y", "/proc/self", "/proc/abc/root/x",
+        "/procx/self/root/y", "/home/u/proc/self/root/x", "/proc/cpuinfo"})
+    CHECK(through_proc_links(p, cwd) == p);
+  CHECK(through_proc_links("/proc/self/cwd/x", [] { return std::string(); }) == "/proc/self/cwd/x");
+}
+
+}  // namespace
+}  // namespace aj
