@@ -48,7 +48,13 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     flags = how.flags;
   }
   if (nr == SYS_creat) flags = O_WRONLY | O_CREAT | O_TRUNC;
-  const std::string named = absolute_in_jail(pid, dirfd, read_string(mem, path_addr));
+  bool path_read = true;
+  const std::string given = read_string(mem, path_addr, &path_read);
+  if (!path_read) {
+    refuse_unreadable(pid, nr, path_addr, resp);
+    return;
+  }
+  const std::string named = absolute_in_jail(pid, dirfd, given);
   if (named.empty()) return;
   std::string path = normalize_path(named);
   bool write = wants_write(flags);
@@ -151,12 +157,17 @@ bool NotifyHandler::handle_one() {
     bool at = data.nr == SYS_execveat;
     std::string path;
     std::vector<std::string> argv;
-    read_exec_args(mem, data.args[at ? 1 : 0], data.args[at ? 2 : 1], &path, &argv);
+    const bool path_read =
+        read_exec_args(mem, data.args[at ? 1 : 0], data.args[at ? 2 : 1], &path, &argv);
     const int dirfd = at ? static_cast<int>(data.args[0]) : AT_FDCWD;
     const bool fexecve = at && path.empty() && (data.args[4] & AT_EMPTY_PATH) != 0;
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
     if (valid) jail_root(pid);
+    if (valid && !path_read) {
+      refuse_unreadable(pid, data.nr, data.args[at ? 1 : 0], resp);
+      return send(resp);
+    }
     // Everything the event needs is gathered while the exec waits: once it
     // goes on, this thread may not run again until the new program has run
     // (it may be woken on our CPU and keep it), and a short program may be
@@ -183,6 +194,19 @@ bool NotifyHandler::handle_one() {
     resp->flags = SECCOMP_USER_NOTIF_FLAG_CONTINUE;
   }
   return send(resp);
+}
+
+// The kernel can read a path the supervisor cannot (one in the vvar page,
+// with a file named after the bytes there): continuing would let the call
+// run unseen, so it is refused, and the refusal recorded.
+void NotifyHandler::refuse_unreadable(int pid, int nr, std::uint64_t path_addr, void* resp_ptr) {
+  auto* resp = static_cast<struct seccomp_notif_resp*>(resp_ptr);
+  resp->flags = 0;
+  resp->error = -EFAULT;
+  if (sink_)
+    sink_->syscall_denied(pid, seccomp_syscall_name(nr),
+                          fmt::format("path at 0x{:x} unreadable by the supervisor", path_addr),
+                          EFAULT);
 }
 
 bool NotifyHandler::exec_may_run(int pid, int dirfd, std::string* path) {

@@ -100,14 +100,18 @@ ssize_t Remote::read_vec(const struct iovec* local, const struct iovec* remote, 
 }
 
 // Reads a NUL-terminated string from the target's memory.
-std::string read_string(Remote& mem, std::uint64_t addr) {
+std::string read_string(Remote& mem, std::uint64_t addr, bool* whole) {
   std::string out;
   char buf[512];
+  if (whole) *whole = true;  // NULL, or too long for the kernel too: whole as far as it goes
   while (addr != 0 && out.size() < kMaxString) {
     // Stop at the page end so an unmapped next page does not fail the read.
     std::size_t to_page_end = 4096 - (addr % 4096);
     ssize_t n = mem.read(addr, buf, std::min(sizeof buf, to_page_end));
-    if (n <= 0) break;
+    if (n <= 0) {
+      if (whole) *whole = false;
+      break;
+    }
     const char* end = static_cast<const char*>(std::memchr(buf, '\0', static_cast<size_t>(n)));
     out.append(buf, end ? static_cast<size_t>(end - buf) : static_cast<size_t>(n));
     if (end) break;
@@ -138,7 +142,7 @@ bool string_in(const Page& page, std::uint64_t addr, std::string* out) {
 // of it cost); the strings argv points at usually sit there too (a shell
 // keeps a command's words together), so most execs need no second call.
 // Whatever the pages do not hold whole is read on its own.
-void read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
+bool read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
                     std::string* path, std::vector<std::string>* argv) {
   Page pages[2];
   pages[0].base = path_addr & ~std::uint64_t{4095};
@@ -161,7 +165,8 @@ void read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_add
     return string_in(pages[0], addr, out) || (count == 2 && string_in(pages[1], addr, out));
   };
 
-  if (!in_pages(path_addr, path)) *path = read_string(mem, path_addr);
+  bool path_whole = true;
+  if (!in_pages(path_addr, path)) *path = read_string(mem, path_addr, &path_whole);
 
   std::vector<std::uint64_t> addrs;
   bool ended = false;
@@ -186,9 +191,10 @@ void read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_add
     elsewhere.push_back(addrs[i]);
     where.push_back(i);
   }
-  if (elsewhere.empty()) return;
+  if (elsewhere.empty()) return path_whole;
   std::vector<std::string> rest = read_strings(mem, elsewhere);
   for (std::size_t k = 0; k < rest.size(); ++k) (*argv)[where[k]] = std::move(rest[k]);
+  return path_whole;
 }
 
 // PIDFD_GET_INFO costs about a tenth of opening, reading and parsing

@@ -27,11 +27,15 @@ class Remote {
   UniqueFd mem_;
 };
 
-// A NUL-terminated string (at most 4096 bytes) at addr.
-std::string read_string(Remote& mem, std::uint64_t addr);
+// A NUL-terminated string (at most 4096 bytes) at addr. *whole (if given):
+// false when memory that could not be read cut it short. The kernel can read
+// some pages process_vm_readv cannot (the vvar page), so a string cut short
+// is not necessarily what the kernel will see.
+std::string read_string(Remote& mem, std::uint64_t addr, bool* whole = nullptr);
 
-// An exec's path and argv (at most 256 arguments).
-void read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
+// An exec's path and argv (at most 256 arguments); false when the path could
+// not be read whole (see read_string).
+bool read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
                     std::string* path, std::vector<std::string>* argv);
 
 struct ProcessIds {

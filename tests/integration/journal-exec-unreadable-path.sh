@@ -1,0 +1,79 @@
+#!/bin/bash
+# A path the kernel can read but the supervisor cannot: bytes in the vvar page
+# (time data the vDSO reads; process_vm_readv refuses such pages) spell a
+# short name, and a file of that name in the working directory is executed
+# through a pointer into the page. Without the jail it runs (control); in the
+# jail the supervisor cannot see what would run, so the exec is refused with
+# EFAULT and journaled as syscall.deny. With --trace, an open through such a
+# pointer is refused the same way.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v python3 >/dev/null || die "python3 is needed"
+
+mkfile_as_user "$WS/vvar.py" 'import ctypes, os, sys, time
+libc = ctypes.CDLL(None, use_errno=True)
+maps = [l for l in open("/proc/self/maps") if l.rstrip().endswith("[vvar]")]
+if not maps:
+    print("NO-VVAR"); sys.exit(0)
+lo, hi = (int(x, 16) for x in maps[0].split()[0].split("-"))
+page = lambda: ctypes.string_at(lo, min(hi - lo, 4096))
+a = page(); time.sleep(0.05); b = page()
+at, name = None, None
+i = 0
+while i < len(a) and at is None:  # a short run of bytes that stays put, then NUL
+    if a[i] and (i == 0 or not a[i - 1]):
+        j = a.index(0, i) if 0 in a[i:] else len(a)
+        if 0 < j - i <= 8 and a[i:j + 1] == b[i:j + 1] and b"/" not in a[i:j] and a[i:j] not in (b".", b".."):
+            at, name = lo + i, a[i:j]
+        i = j
+    i += 1
+if at is None:
+    print("NO-NAME"); sys.exit(0)
+with open(name, "wb") as f:
+    f.write(open("/usr/bin/echo", "rb").read())
+os.chmod(name, 0o755)
+sys.stdout.flush()
+if sys.argv[1] == "open":
+    fd = libc.syscall(257, -100, ctypes.c_void_p(at), os.O_RDONLY)  # openat(AT_FDCWD, ...)
+    print("OPEN-FD" if fd >= 0 else "OPEN-ERR:%d" % ctypes.get_errno())
+else:
+    argv = (ctypes.c_char_p * 3)(b"echo", b"VVAR-RAN", None)
+    libc.syscall(59, ctypes.c_void_p(at), argv, (ctypes.c_char_p * 1)(None))
+    print("EXEC-ERR:%d" % ctypes.get_errno())
+os.unlink(name)'
+
+capture as_user sh -c 'cd "$1" && python3 vvar.py exec' sh "$WS"
+if [ "$OUT" = NO-VVAR ] || [ "$OUT" = NO-NAME ]; then
+  skip "this kernel's vvar page offers no usable name ($OUT)"
+fi
+check_capture "control: without the jail, the file named by the vvar bytes runs" out_has_line "VVAR-RAN"
+
+# "EVENT SYSCALL|ERROR|ARGS" for exec and syscall.deny events.
+events() {
+  python3 - "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "syscall.deny":
+        print("DENY %s|%s|%s" % (e.get("syscall"), e.get("error"), e.get("args")))
+    elif e.get("event") == "exec":
+        print("EXEC %s" % " ".join(e.get("argv") or []))
+PY
+}
+
+capture jail --journal "$RUN/exec.jsonl" -- python3 vvar.py exec
+check_capture "jail: the exec through the vvar page fails with EFAULT (14)" out_has_line "EXEC-ERR:14"
+check_capture "jail: the file did not run" out_lacks "VVAR-RAN"
+OUT=$(events "$RUN/exec.jsonl") ERR="" RC=0
+check_capture "journal: syscall.deny for execve, EFAULT, path unreadable by the supervisor" \
+  out_matches "^DENY execve\|EFAULT\|path at 0x[0-9a-f]+ unreadable by the supervisor$"
+check_capture "journal: no exec event for it" out_lacks "VVAR-RAN"
+
+capture jail --journal "$RUN/open.jsonl" --trace -- python3 vvar.py open
+check_capture "--trace: an open through the vvar page fails with EFAULT (14)" out_has_line "OPEN-ERR:14"
+OUT=$(events "$RUN/open.jsonl") ERR="" RC=0
+check_capture "--trace: journal has syscall.deny for openat, EFAULT" \
+  out_matches "^DENY openat\|EFAULT\|path at 0x[0-9a-f]+ unreadable by the supervisor$"
+
+finish
