@@ -48,10 +48,10 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     flags = how.flags;
   }
   if (nr == SYS_creat) flags = O_WRONLY | O_CREAT | O_TRUNC;
-  bool path_read = true;
-  const std::string given = read_string(mem, path_addr, &path_read);
-  if (!path_read) {
-    refuse_unreadable(pid, nr, path_addr, resp);
+  ReadStatus read;
+  const std::string given = read_string(mem, path_addr, &read);
+  if (read.unreadable) {
+    refuse_unreadable(pid, nr, "path", path_addr, resp);
     return;
   }
   const std::string named = absolute_in_jail(pid, dirfd, given);
@@ -157,15 +157,16 @@ bool NotifyHandler::handle_one() {
     bool at = data.nr == SYS_execveat;
     std::string path;
     std::vector<std::string> argv;
-    const bool path_read =
-        read_exec_args(mem, data.args[at ? 1 : 0], data.args[at ? 2 : 1], &path, &argv);
+    const std::uint64_t path_addr = data.args[at ? 1 : 0], argv_addr = data.args[at ? 2 : 1];
+    const ExecArgsStatus read = read_exec_args(mem, path_addr, argv_addr, &path, &argv);
     const int dirfd = at ? static_cast<int>(data.args[0]) : AT_FDCWD;
     const bool fexecve = at && path.empty() && (data.args[4] & AT_EMPTY_PATH) != 0;
     // The notification must still be live for what we read to be its own.
     bool valid = ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0;
     if (valid) jail_root(pid);
-    if (valid && !path_read) {
-      refuse_unreadable(pid, data.nr, data.args[at ? 1 : 0], resp);
+    if (valid && (read.path.unreadable || read.argv.unreadable)) {
+      refuse_unreadable(pid, data.nr, read.path.unreadable ? "path" : "argv",
+                        read.path.unreadable ? path_addr : argv_addr, resp);
       return send(resp);
     }
     // Everything the event needs is gathered while the exec waits: once it
@@ -196,16 +197,18 @@ bool NotifyHandler::handle_one() {
   return send(resp);
 }
 
-// The kernel can read a path the supervisor cannot (one in the vvar page,
-// with a file named after the bytes there): continuing would let the call
-// run unseen, so it is refused, and the refusal recorded.
-void NotifyHandler::refuse_unreadable(int pid, int nr, std::uint64_t path_addr, void* resp_ptr) {
+// The kernel can read memory the supervisor cannot (the vvar page, with a
+// file named after the bytes there; memfd_secret, holding the arguments):
+// continuing would let the call run unseen or with arguments the journal
+// does not show, so it is refused, and the refusal recorded.
+void NotifyHandler::refuse_unreadable(int pid, int nr, const char* what, std::uint64_t addr,
+                                      void* resp_ptr) {
   auto* resp = static_cast<struct seccomp_notif_resp*>(resp_ptr);
   resp->flags = 0;
   resp->error = -EFAULT;
   if (sink_)
     sink_->syscall_denied(pid, seccomp_syscall_name(nr),
-                          fmt::format("path at 0x{:x} unreadable by the supervisor", path_addr),
+                          fmt::format("{} at 0x{:x} unreadable by the supervisor", what, addr),
                           EFAULT);
 }
 

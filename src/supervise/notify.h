@@ -46,9 +46,9 @@ class NotifyHandler {
   std::uint64_t handled_ = 0;
   TraceCheck trace_;
 
-  // Fills the answer to a call whose path the supervisor cannot read whole
-  // (EFAULT) and records the refusal.
-  void refuse_unreadable(int pid, int nr, std::uint64_t path_addr, void* resp);
+  // Fills the answer to a call whose path or argv ("what", at addr) the
+  // supervisor cannot read whole (EFAULT) and records the refusal.
+  void refuse_unreadable(int pid, int nr, const char* what, std::uint64_t addr, void* resp);
   // Whether an exec of *path (relative to dirfd) may run, i.e. is worth an
   // event (see may_exist_in_jail); a path relative to a descriptor is made
   // absolute in *path.

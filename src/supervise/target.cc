@@ -15,20 +15,29 @@
 namespace aj {
 namespace {
 
-constexpr std::size_t kMaxString = 4096;
+constexpr std::size_t kMaxString = 4096;  // the journal's cap on one string
 constexpr std::size_t kMaxArgs = 256;
+constexpr std::string_view kCutString = "...[+more bytes]";
+constexpr std::string_view kCutList = "[+more]";
 
 // The pointer array argv points at (up to the terminating null).
-std::vector<std::uint64_t> read_pointers(Remote& mem, std::uint64_t addr) {
+std::vector<std::uint64_t> read_pointers(Remote& mem, std::uint64_t addr, ReadStatus* status) {
   std::vector<std::uint64_t> out;
   std::uint64_t ptrs[64];
-  while (addr != 0 && out.size() < kMaxArgs) {
+  while (addr != 0) {
     std::uint64_t at = addr + out.size() * 8;
     std::size_t want = std::min<std::size_t>(sizeof ptrs, 4096 - (at % 4096));
     ssize_t n = mem.read(at, ptrs, want);
-    if (n < 8) break;
+    if (n < 8) {
+      status->unreadable = true;
+      break;
+    }
     for (std::size_t k = 0; k < static_cast<std::size_t>(n) / 8; ++k) {
-      if (ptrs[k] == 0 || out.size() >= kMaxArgs) return out;
+      if (ptrs[k] == 0) return out;
+      if (out.size() == kMaxArgs) {
+        status->cut = true;
+        return out;
+      }
       out.push_back(ptrs[k]);
     }
   }
@@ -39,7 +48,8 @@ std::vector<std::uint64_t> read_pointers(Remote& mem, std::uint64_t addr) {
 // syscalls as possible: one process_vm_readv takes the first bytes of every
 // string (up to its page's end, which is mapped if the string starts there);
 // only a string longer than that is read again on its own.
-std::vector<std::string> read_strings(Remote& mem, const std::vector<std::uint64_t>& addrs) {
+std::vector<std::string> read_strings(Remote& mem, const std::vector<std::uint64_t>& addrs,
+                                      ReadStatus* status) {
   constexpr std::size_t kChunk = 256;
   constexpr std::size_t kBatch = 64;
   std::vector<std::string> out(addrs.size());
@@ -63,7 +73,7 @@ std::vector<std::string> read_strings(Remote& mem, const std::vector<std::uint64
       if (nul != nullptr)
         out[first + i].assign(s, static_cast<const char*>(nul));
       else
-        out[first + i] = read_string(mem, addrs[first + i]);  // longer, or not read
+        out[first + i] = read_string(mem, addrs[first + i], status);  // longer, or not read
     }
   }
   return out;
@@ -100,16 +110,21 @@ ssize_t Remote::read_vec(const struct iovec* local, const struct iovec* remote, 
 }
 
 // Reads a NUL-terminated string from the target's memory.
-std::string read_string(Remote& mem, std::uint64_t addr, bool* whole) {
+std::string read_string(Remote& mem, std::uint64_t addr, ReadStatus* status) {
   std::string out;
   char buf[512];
-  if (whole) *whole = true;  // NULL, or too long for the kernel too: whole as far as it goes
-  while (addr != 0 && out.size() < kMaxString) {
+  while (addr != 0) {
+    if (out.size() >= kMaxString) {  // kept visibly short of the journal's cap
+      out.resize(kMaxString - kCutString.size());
+      out += kCutString;
+      if (status) status->cut = true;
+      break;
+    }
     // Stop at the page end so an unmapped next page does not fail the read.
     std::size_t to_page_end = 4096 - (addr % 4096);
     ssize_t n = mem.read(addr, buf, std::min(sizeof buf, to_page_end));
     if (n <= 0) {
-      if (whole) *whole = false;
+      if (status) status->unreadable = true;
       break;
     }
     const char* end = static_cast<const char*>(std::memchr(buf, '\0', static_cast<size_t>(n)));
@@ -142,8 +157,9 @@ bool string_in(const Page& page, std::uint64_t addr, std::string* out) {
 // of it cost); the strings argv points at usually sit there too (a shell
 // keeps a command's words together), so most execs need no second call.
 // Whatever the pages do not hold whole is read on its own.
-bool read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
-                    std::string* path, std::vector<std::string>* argv) {
+ExecArgsStatus read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
+                              std::string* path, std::vector<std::string>* argv) {
+  ExecArgsStatus status;
   Page pages[2];
   pages[0].base = path_addr & ~std::uint64_t{4095};
   pages[1].base = argv_addr & ~std::uint64_t{4095};
@@ -165,8 +181,7 @@ bool read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_add
     return string_in(pages[0], addr, out) || (count == 2 && string_in(pages[1], addr, out));
   };
 
-  bool path_whole = true;
-  if (!in_pages(path_addr, path)) *path = read_string(mem, path_addr, &path_whole);
+  if (!in_pages(path_addr, path)) *path = read_string(mem, path_addr, &status.path);
 
   std::vector<std::uint64_t> addrs;
   bool ended = false;
@@ -174,14 +189,16 @@ bool read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_add
     for (std::uint64_t at = argv_addr; at + 8 <= argv_page.base + argv_page.len; at += 8) {
       std::uint64_t ptr;
       std::memcpy(&ptr, argv_page.data + (at - argv_page.base), sizeof ptr);
-      if (ptr == 0 || addrs.size() >= kMaxArgs) {
+      if (ptr == 0 || addrs.size() == kMaxArgs) {
+        status.argv.cut = ptr != 0;
         ended = true;
         break;
       }
       addrs.push_back(ptr);
     }
   }
-  if (!ended) addrs = read_pointers(mem, argv_addr);
+  if (!ended) addrs = read_pointers(mem, argv_addr, &status.argv);
+  const bool list_cut = status.argv.cut;  // no string has been read yet
 
   argv->assign(addrs.size(), std::string());
   std::vector<std::uint64_t> elsewhere;
@@ -191,10 +208,12 @@ bool read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_add
     elsewhere.push_back(addrs[i]);
     where.push_back(i);
   }
-  if (elsewhere.empty()) return path_whole;
-  std::vector<std::string> rest = read_strings(mem, elsewhere);
-  for (std::size_t k = 0; k < rest.size(); ++k) (*argv)[where[k]] = std::move(rest[k]);
-  return path_whole;
+  if (!elsewhere.empty()) {
+    std::vector<std::string> rest = read_strings(mem, elsewhere, &status.argv);
+    for (std::size_t k = 0; k < rest.size(); ++k) (*argv)[where[k]] = std::move(rest[k]);
+  }
+  if (list_cut) argv->emplace_back(kCutList);
+  return status;
 }
 
 // PIDFD_GET_INFO costs about a tenth of opening, reading and parsing

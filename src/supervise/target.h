@@ -27,16 +27,26 @@ class Remote {
   UniqueFd mem_;
 };
 
-// A NUL-terminated string (at most 4096 bytes) at addr. *whole (if given):
-// false when memory that could not be read cut it short. The kernel can read
-// some pages process_vm_readv cannot (the vvar page), so a string cut short
-// is not necessarily what the kernel will see.
-std::string read_string(Remote& mem, std::uint64_t addr, bool* whole = nullptr);
+// How far reads of a process's strings got; each read only ever sets a flag.
+struct ReadStatus {
+  // Memory that could not be read ended a string or argv's pointer array
+  // early. The kernel can read pages process_vm_readv cannot (the vvar page,
+  // memfd_secret), so what was read need not be what the kernel will see.
+  bool unreadable = false;
+  // A string longer than 4096 bytes, or argv longer than 256 elements: the
+  // text ends in "...[+more bytes]", the list in "[+more]".
+  bool cut = false;
+};
 
-// An exec's path and argv (at most 256 arguments); false when the path could
-// not be read whole (see read_string).
-bool read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
-                    std::string* path, std::vector<std::string>* argv);
+// A NUL-terminated string at addr (see ReadStatus for what is kept).
+std::string read_string(Remote& mem, std::uint64_t addr, ReadStatus* status = nullptr);
+
+// An exec's path and argv, and how far each read got.
+struct ExecArgsStatus {
+  ReadStatus path, argv;
+};
+ExecArgsStatus read_exec_args(Remote& mem, std::uint64_t path_addr, std::uint64_t argv_addr,
+                              std::string* path, std::vector<std::string>* argv);
 
 struct ProcessIds {
   int pid = 0;   // the process (thread group) of the notified thread

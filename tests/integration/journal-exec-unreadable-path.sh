@@ -5,7 +5,9 @@
 # through a pointer into the page. Without the jail it runs (control); in the
 # jail the supervisor cannot see what would run, so the exec is refused with
 # EFAULT and journaled as syscall.deny. With --trace, an open through such a
-# pointer is refused the same way.
+# pointer is refused the same way. Likewise an argument kept in memfd_secret
+# memory (which only its own process can read): echo would get it while the
+# journal showed an empty string, so that exec is refused too.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -75,5 +77,38 @@ check_capture "--trace: an open through the vvar page fails with EFAULT (14)" ou
 OUT=$(events "$RUN/open.jsonl") ERR="" RC=0
 check_capture "--trace: journal has syscall.deny for openat, EFAULT" \
   out_matches "^DENY openat\|EFAULT\|path at 0x[0-9a-f]+ unreadable by the supervisor$"
+
+mkfile_as_user "$WS/secret.py" 'import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+libc.mmap.restype = ctypes.c_void_p
+libc.mmap.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int, ctypes.c_int, ctypes.c_int, ctypes.c_long]
+fd = libc.syscall(447, 0)  # memfd_secret
+if fd < 0:
+    print("NO-SECRETMEM:%d" % ctypes.get_errno()); sys.exit(0)
+os.ftruncate(fd, 4096)
+p = libc.mmap(None, 4096, 3, 1, fd, 0)  # read and write, shared
+if p is None or p == ctypes.c_void_p(-1).value:
+    print("NO-SECRETMEM:mmap"); sys.exit(0)
+ctypes.memmove(p, b"SECRET-ARG\0", 11)
+argv = (ctypes.c_void_p * 3)(ctypes.cast(ctypes.c_char_p(b"echo"), ctypes.c_void_p).value, p, None)
+sys.stdout.flush()
+libc.syscall(59, b"/bin/echo", argv, (ctypes.c_char_p * 1)(None))
+print("EXEC-ERR:%d" % ctypes.get_errno())'
+capture as_user sh -c 'cd "$1" && python3 secret.py' sh "$WS"
+secret_control=$OUT
+capture jail --journal "$RUN/secret.jsonl" -- python3 secret.py
+if printf '%s\n%s\n' "$secret_control" "$OUT" | grep -q "^NO-SECRETMEM"; then
+  printf '# memfd_secret is not available here (%s): that case is not checked\n' "$OUT"
+else
+  check "control: without the jail, echo gets the secret argument" \
+    sh -c 'printf "%s\n" "$1" | grep -qx SECRET-ARG' sh "$secret_control"
+  check_capture "memfd_secret: the exec with a secret argument fails with EFAULT (14)" \
+    out_has_line "EXEC-ERR:14"
+  check_capture "memfd_secret: echo did not run" out_lacks "SECRET-ARG"
+  OUT=$(events "$RUN/secret.jsonl") ERR="" RC=0
+  check_capture "memfd_secret: journal has syscall.deny for execve, argv unreadable" \
+    out_matches "^DENY execve\|EFAULT\|argv at 0x[0-9a-f]+ unreadable by the supervisor$"
+  check_capture "memfd_secret: no exec event shows echo" out_lacks "EXEC echo"
+fi
 
 finish
