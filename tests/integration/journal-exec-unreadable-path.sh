@@ -7,7 +7,10 @@
 # EFAULT and journaled as syscall.deny. With --trace, an open through such a
 # pointer is refused the same way. Likewise an argument kept in memfd_secret
 # memory (which only its own process can read): echo would get it while the
-# journal showed an empty string, so that exec is refused too.
+# journal showed an empty string, so that exec is refused too. A process that
+# made itself non-dumpable is readable by the supervisor when it owns the
+# jail's user namespace (or is root), and its exec is journaled; with
+# --no-userns as an ordinary user it is not, and its exec is refused.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -109,6 +112,28 @@ else
   check_capture "memfd_secret: journal has syscall.deny for execve, argv unreadable" \
     out_matches "^DENY execve\|EFAULT\|argv at 0x[0-9a-f]+ unreadable by the supervisor$"
   check_capture "memfd_secret: no exec event shows echo" out_lacks "EXEC echo"
+fi
+
+capture jail --journal "$RUN/nodump.jsonl" -- python3 -c 'import ctypes, os
+ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0
+try:
+    os.execv("/bin/echo", ["echo", "NODUMP-RAN"])
+except OSError as e:
+    print("EXEC-ERR:%d" % e.errno)'
+nodump_out=$OUT
+OUT=$(events "$RUN/nodump.jsonl") ERR="" RC=0
+if [ "$AJ_TEST_MODE" = nouserns ] && [ "$TEST_UID" -ne 0 ]; then
+  OUT=$nodump_out
+  check_capture "non-dumpable, --no-userns as $TEST_USER: the exec is refused with EFAULT" \
+    out_has_line "EXEC-ERR:14"
+  OUT=$(events "$RUN/nodump.jsonl") ERR="" RC=0
+  check_capture "non-dumpable: journal has syscall.deny for execve, path unreadable" \
+    out_matches "^DENY execve\|EFAULT\|path at 0x[0-9a-f]+ unreadable by the supervisor$"
+else
+  check_capture "non-dumpable, mode $AJ_TEST_MODE as $TEST_USER: the exec is journaled" \
+    out_has_line "EXEC echo NODUMP-RAN"
+  OUT=$nodump_out
+  check_capture "non-dumpable: echo ran" out_has_line "NODUMP-RAN"
 fi
 
 finish
