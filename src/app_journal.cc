@@ -232,29 +232,38 @@ namespace {
 constexpr off_t kReadThroughBytes = 128 * 1024;
 constexpr std::size_t kEndWindowBytes = 64 * 1024;
 
-// The first or the last complete line of a window read from a journal.
-std::optional<JournalRecord> line_at(int fd, off_t offset, std::size_t size, bool first) {
+// Up to `size` bytes of fd from offset, or nullopt.
+std::optional<std::string> read_window(int fd, off_t offset, std::size_t size) {
   std::string buf(size, '\0');
-  ssize_t n = ::pread(fd, buf.data(), size, offset);
+  const ssize_t n = ::pread(fd, buf.data(), size, offset);
   if (n <= 0) return std::nullopt;
   buf.resize(static_cast<std::size_t>(n));
-  if (first) {
-    std::size_t nl = buf.find('\n');
-    if (nl == std::string::npos) return std::nullopt;
-    return parse_journal_line(std::string_view(buf).substr(0, nl));
-  }
-  if (buf.empty() || buf.back() != '\n') return std::nullopt;  // mid-write
-  buf.pop_back();
-  std::size_t nl = buf.rfind('\n');
-  if (nl == std::string::npos) return std::nullopt;  // the line began before the window
-  return parse_journal_line(std::string_view(buf).substr(nl + 1));
+  return buf;
+}
+
+// The journal's first line, when it ends within the window.
+std::optional<JournalRecord> first_line(int fd) {
+  const auto buf = read_window(fd, 0, kEndWindowBytes);
+  const std::size_t nl = buf ? buf->find('\n') : std::string::npos;
+  if (nl == std::string::npos) return std::nullopt;
+  return parse_journal_line(std::string_view(*buf).substr(0, nl));
+}
+
+// The journal's last line, when it is complete (not mid-write) and starts
+// within the window.
+std::optional<JournalRecord> last_line(int fd, off_t size) {
+  const auto buf = read_window(fd, size - static_cast<off_t>(kEndWindowBytes), kEndWindowBytes);
+  if (!buf || buf->back() != '\n') return std::nullopt;
+  const std::size_t nl = buf->rfind('\n', buf->size() - 2);
+  if (nl == std::string::npos) return std::nullopt;
+  return parse_journal_line(std::string_view(*buf).substr(nl + 1, buf->size() - nl - 2));
 }
 
 std::optional<SessionSummary> summarize_long_journal(int fd, const JournalFile& f) {
   struct stat st {};
   if (::fstat(fd, &st) < 0 || st.st_size <= kReadThroughBytes) return std::nullopt;
-  auto first = line_at(fd, 0, kEndWindowBytes, true);
-  auto last = line_at(fd, st.st_size - static_cast<off_t>(kEndWindowBytes), kEndWindowBytes, false);
+  auto first = first_line(fd);
+  auto last = last_line(fd, st.st_size);
   if (!first || !last) return std::nullopt;
   return summary_from_ends(*first, *last, f.path, f.stem);
 }

@@ -1,7 +1,6 @@
 // Profile chain + command line -> Policy -> Plan, printing every problem.
 #include <unistd.h>
 
-#include <climits>
 #include <iostream>
 
 #include "app_commands.h"
@@ -12,6 +11,7 @@
 #include "seccomp/names.h"
 #include "sys/host_probe.h"
 #include "sys/make_dirs.h"
+#include "sys/read_file.h"
 
 extern char** environ;
 
@@ -19,10 +19,7 @@ namespace aj {
 namespace {
 
 std::string exe_dir() {
-  char buf[PATH_MAX];
-  ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return {};
-  std::string path(buf, static_cast<std::size_t>(n));
+  const std::string path = read_link("/proc/self/exe").value_or("");
   return path.substr(0, path.rfind('/'));
 }
 

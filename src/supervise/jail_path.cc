@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 #include <limits.h>
 #include <linux/openat2.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +13,8 @@
 
 #include "base/unique_fd.h"
 #include "policy/variables.h"
+#include "sys/mount_api.h"
+#include "sys/read_file.h"
 
 namespace aj {
 namespace {
@@ -21,17 +22,8 @@ namespace {
 constexpr int kMaxLinks = 40;         // the kernel's MAXSYMLINKS
 constexpr int kMaxComponents = 2048;  // PATH_MAX worth of one-letter names
 
-int openat2_fd(int dir, const std::string& path, std::uint64_t flags, std::uint64_t resolve) {
-  struct open_how how = {};
-  how.flags = flags | O_CLOEXEC;
-  how.resolve = resolve;
-  return static_cast<int>(::syscall(SYS_openat2, dir, path.c_str(), &how, sizeof how));
-}
-
-std::string read_link(const std::string& path) {
-  char buf[PATH_MAX];
-  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
-  return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string();
+int open_in(int dir, const std::string& path, std::uint64_t flags, std::uint64_t resolve) {
+  return sys::openat2(dir, path.c_str(), flags | O_CLOEXEC, resolve);
 }
 
 // Pushes the components of path onto todo so that the first comes off first.
@@ -51,20 +43,22 @@ void push_components(const std::string& path, std::vector<std::string>* todo) {
 
 bool may_exist_in_jail(int root_fd, const std::string& path) {
   if (root_fd < 0 || path.empty() || path[0] != '/') return true;
-  UniqueFd f(openat2_fd(root_fd, path, O_PATH, RESOLVE_IN_ROOT));
+  UniqueFd f(open_in(root_fd, path, O_PATH, RESOLVE_IN_ROOT));
   if (f || (errno != ENOENT && errno != ENOTDIR)) return true;
   const std::string leads_to = resolve_in_jail(root_fd, path, true);
   return leads_to.empty() || path_is_within(leads_to, "/proc");
 }
 
 std::string fd_path_in_jail(int pid, int fd) {
-  return fd < 0 ? std::string() : read_link(fmt::format("/proc/{}/fd/{}", pid, fd));
+  if (fd < 0) return {};
+  return read_link(fmt::format("/proc/{}/fd/{}", pid, fd)).value_or("");
 }
 
 std::string absolute_in_jail(int pid, int dirfd, const std::string& path) {
   if (!path.empty() && path[0] == '/') return path;
-  std::string base = dirfd == AT_FDCWD ? read_link(fmt::format("/proc/{}/cwd", pid))
-                                       : read_link(fmt::format("/proc/{}/fd/{}", pid, dirfd));
+  const std::string base = dirfd == AT_FDCWD
+                               ? read_link(fmt::format("/proc/{}/cwd", pid)).value_or("")
+                               : fd_path_in_jail(pid, dirfd);
   if (base.empty() || base[0] != '/') return {};
   return base + "/" + path;
 }
@@ -74,8 +68,8 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
   // Most paths hold no link at all: one lookup says so. (With O_PATH and
   // O_NOFOLLOW a link in last place is opened, not refused.)
   {
-    UniqueFd whole(openat2_fd(root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW),
-                              RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS));
+    UniqueFd whole(open_in(root_fd, path, O_PATH | (follow_last ? 0 : O_NOFOLLOW),
+                           RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS));
     if (whole || errno == ENOENT || errno == ENOTDIR) return normalize_path(path);
     if (errno != ELOOP) return {};
   }
@@ -94,8 +88,8 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
     if (name == "..") {
       done.erase(done.empty() ? 0 : done.rfind('/'));
       dir.reset(done.empty() ? ::fcntl(root_fd, F_DUPFD_CLOEXEC, 0)
-                             : openat2_fd(root_fd, done, O_PATH | O_DIRECTORY,
-                                          RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS));
+                             : open_in(root_fd, done, O_PATH | O_DIRECTORY,
+                                       RESOLVE_IN_ROOT | RESOLVE_NO_SYMLINKS));
       if (!dir) return {};
       continue;
     }

@@ -12,6 +12,7 @@
 #include <cstdlib>
 
 #include "sys/landlock.h"
+#include "sys/read_file.h"
 
 namespace aj {
 
@@ -25,10 +26,7 @@ FileKind RealDisk::kind(const std::string& path) const {
 }
 
 std::optional<std::string> RealDisk::read_link(const std::string& path) const {
-  char buf[PATH_MAX];
-  ssize_t n = ::readlink(path.c_str(), buf, sizeof buf - 1);
-  if (n < 0) return std::nullopt;
-  return std::string(buf, static_cast<size_t>(n));
+  return aj::read_link(path);
 }
 
 std::optional<std::string> RealDisk::real_path(const std::string& path) const {

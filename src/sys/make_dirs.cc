@@ -10,9 +10,8 @@ namespace aj {
 Result<void> make_private_dirs(const std::string& path) {
   if (::mkdir(path.c_str(), 0700) == 0 || errno == EEXIST) return {};
   if (errno != ENOENT) return sys_error("mkdir", path, errno);
-  const std::size_t slash = path.find_last_not_of('/') == std::string::npos
-                                ? std::string::npos
-                                : path.rfind('/', path.find_last_not_of('/'));
+  const std::size_t last = path.find_last_not_of('/');  // trailing slashes aside
+  const std::size_t slash = last == std::string::npos ? last : path.rfind('/', last);
   if (slash == std::string::npos || slash == 0) return sys_error("mkdir", path, ENOENT);
   AJ_TRY(make_private_dirs(path.substr(0, slash)));
   if (::mkdir(path.c_str(), 0700) < 0 && errno != EEXIST) return sys_error("mkdir", path, errno);

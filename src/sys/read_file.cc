@@ -1,6 +1,7 @@
 #include "sys/read_file.h"
 
 #include <fcntl.h>
+#include <limits.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -23,6 +24,13 @@ std::optional<std::string> read_file(const std::string& path) {
     out.append(buf, static_cast<size_t>(n));
   }
   return out;
+}
+
+std::optional<std::string> read_link(const std::string& path) {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink(path.c_str(), buf, sizeof buf);
+  if (n < 0 || static_cast<std::size_t>(n) == sizeof buf) return std::nullopt;
+  return std::string(buf, static_cast<std::size_t>(n));
 }
 
 std::optional<long> read_sysctl(const std::string& path) {
