@@ -114,7 +114,8 @@ std::string read_string(Remote& mem, std::uint64_t addr, ReadStatus* status) {
   std::string out;
   char buf[512];
   while (addr != 0) {
-    if (out.size() >= kMaxString) {  // kept visibly short of the journal's cap
+    // Only a byte past the cap, with no NUL yet, shows the string is longer.
+    if (out.size() > kMaxString) {  // kept visibly short of the journal's cap
       out.resize(kMaxString - kCutString.size());
       out += kCutString;
       if (status) status->cut = true;

@@ -8,6 +8,9 @@
  *                       of a page, and the next page is unmapped
  *   execedge split      the path and one argument start a few bytes before
  *                       a page ends and go on into the next page
+ *   execedge page-arg   one argument fills a whole page (4096 bytes on
+ *                       x86_64), its NUL the first byte of the next: as long
+ *                       as the journal keeps an argument, and not cut
  *
  * echo prints "edge-<mode> <argument>" ("split" prints its long argument).
  * Statically linked, so it runs in any filesystem view.
@@ -35,7 +38,7 @@ static char* two_pages(long page, int guard) {
 
 int main(int argc, char** argv) {
   if (argc != 2) {
-    fprintf(stderr, "usage: execedge path-end|argv-end|split\n");
+    fprintf(stderr, "usage: execedge path-end|argv-end|split|page-arg\n");
     return 2;
   }
   const long page = sysconf(_SC_PAGESIZE);
@@ -70,6 +73,11 @@ int main(int argc, char** argv) {
     char* path_at = q + page - 4;
     memcpy(path_at, path, strlen(path) + 1);
     path = path_at;
+  } else if (strcmp(mode, "page-arg") == 0) {
+    char* p = two_pages(page, 0);
+    memset(p, 'y', (size_t)page);
+    p[page] = '\0';
+    args[2] = p;
   } else {
     fprintf(stderr, "execedge: unknown mode '%s'\n", mode);
     return 2;
