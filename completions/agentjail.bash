@@ -7,19 +7,19 @@
 _agentjail_subcommands="run check explain features profiles journal sessions"
 _agentjail_opts_global="-h --help --version"
 _agentjail_opts_run="-h --help -p --profile --profile-dir -w --workspace --ro --rw --hide
-  --tmpfs --net -e --env --timeout --no-userns --require --pass-fd -n --dry-run --journal
-  --trace -v --verbose -q --quiet"
+  --tmpfs --net -e --env --timeout --no-userns --landlock-abi --require --pass-fd -n --dry-run
+  --journal --trace -v --verbose -q --quiet"
 _agentjail_opts_check="-h --help --profile-dir -v --verbose -q --quiet"
 _agentjail_opts_explain="-h --help -p --profile --profile-dir -w --workspace --ro --rw --hide
-  --tmpfs --net -e --env --timeout --no-userns --require --pass-fd --json -v --verbose
-  -q --quiet"
+  --tmpfs --net -e --env --timeout --no-userns --landlock-abi --require --pass-fd --json -v
+  --verbose -q --quiet"
 _agentjail_opts_features="-h --help --json -v --verbose -q --quiet"
 _agentjail_opts_profiles="-h --help -p --profile --profile-dir -v --verbose -q --quiet"
 _agentjail_opts_journal="-h --help --last --denied --event -f --follow --json -v --verbose
   -q --quiet"
 _agentjail_opts_sessions="-h --help -v --verbose -q --quiet"
 _agentjail_opts_with_value="-p --profile --profile-dir -w --workspace --ro --rw --hide --tmpfs
-  --net -e --env --timeout --require --pass-fd --journal --event"
+  --net -e --env --timeout --landlock-abi --require --pass-fd --journal --event"
 _agentjail_net_modes="none loopback host"
 _agentjail_layers="userns landlock landlock-net landlock-scope seccomp cgroup netns"
 _agentjail_event_types="session.start session.end exec syscall.deny fs.deny limit signal
@@ -103,6 +103,7 @@ _agentjail_value() {
     --net) COMPREPLY=($(compgen -W "$_agentjail_net_modes" -- "$cur")) ;;
     -e | --env) COMPREPLY=($(compgen -v -- "$cur")) ;;
     --require) COMPREPLY=($(compgen -W "$_agentjail_layers" -- "$cur")) ;;
+    --landlock-abi) COMPREPLY=($(compgen -W "0 1 2 3 4 5 6 7" -- "$cur")) ;;
     --event) COMPREPLY=($(compgen -W "$_agentjail_event_types" -- "$cur")) ;;
     --journal)
       compopt -o filenames 2>/dev/null

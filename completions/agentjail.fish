@@ -10,7 +10,7 @@
 # run's COMMAND starts (0 while still in agentjail's own options).
 function __agentjail_state
     set -l value_opts -p --profile --profile-dir -w --workspace --ro --rw --hide --tmpfs \
-        --net -e --env --timeout --require --pass-fd --journal --event
+        --net -e --env --timeout --landlock-abi --require --pass-fd --journal --event
     set -l tokens (commandline -opc)
     set -l sub ""
     set -l skip 0
@@ -130,6 +130,7 @@ complete -c agentjail -n '__agentjail_using run explain' -l net -x -a 'none\t"No
 complete -c agentjail -n '__agentjail_using run explain' -s e -l env -x -a '(set -xn)' -d 'Pass NAME, or set NAME=VALUE'
 complete -c agentjail -n '__agentjail_using run explain' -l timeout -x -d 'Wall-clock limit (90s, 2h); exit 124'
 complete -c agentjail -n '__agentjail_using run explain' -l no-userns -d 'Do not use user namespaces'
+complete -c agentjail -n '__agentjail_using run explain' -l landlock-abi -x -a '0 1 2 3 4 5 6 7' -d 'Use at most Landlock ABI N, as an older kernel would'
 complete -c agentjail -n '__agentjail_using run explain' -l require -x -a 'userns landlock landlock-net landlock-scope seccomp cgroup netns' -d 'Refuse to start unless LAYER is active'
 complete -c agentjail -n '__agentjail_using run explain' -l pass-fd -x -d 'Keep inherited file descriptor N open'
 complete -c agentjail -n '__agentjail_using run' -s n -l dry-run -d 'Print the plan and run nothing'

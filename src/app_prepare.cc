@@ -56,6 +56,12 @@ std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
     log::error("{}", facts.error().render());
     return std::nullopt;
   }
+  if (o.landlock_abi && *o.landlock_abi < facts->landlock_abi) {
+    // Shows what a profile gives on an older kernel; never raises the ABI.
+    log::warn("--landlock-abi {}: using Landlock ABI {} of this kernel's {}", *o.landlock_abi,
+              *o.landlock_abi, facts->landlock_abi);
+    facts->landlock_abi = *o.landlock_abi;
+  }
   auto policy = load_effective_policy(o, facts->cwd);
   if (!policy) return std::nullopt;
   PlanInputs inputs;

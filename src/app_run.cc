@@ -244,7 +244,7 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
     return std::nullopt;
   }
   LayerOptions layer_options;
-  layer_options.sockets_unix_only = !plan.user_namespace && plan.net != NetMode::kHost;
+  layer_options.seccomp = builtin_seccomp_options(plan);
   // --journal off: no record, and no notifications at all (the baseline
   // for measuring what journaling costs).
   layer_options.observe = plan.journal_target != "off";

@@ -39,6 +39,10 @@ void add_policy_options(CLI::App* app, CliOptions& o) {
       ->type_name("DURATION");
   app->add_flag("--no-userns", o.no_userns,
                 "Do not use user namespaces (Landlock, seccomp and limits only)");
+  app->add_option("--landlock-abi", o.landlock_abi,
+                  "Use at most Landlock ABI N, as an older kernel would (0: none)")
+      ->type_name("N")
+      ->check(CLI::Range(0, 7));
   app->add_option("--require", o.require, "Refuse to start unless LAYER is active")
       ->type_name("LAYER");
   app->add_option("--pass-fd", o.pass_fds, "Keep inherited file descriptor N open")->type_name("N");

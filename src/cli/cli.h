@@ -21,6 +21,7 @@ struct CliOptions {
   std::optional<std::string> net;
   std::optional<std::string> timeout;
   bool no_userns = false;
+  std::optional<int> landlock_abi;  // use at most this Landlock ABI (as on an older kernel)
   std::vector<int> pass_fds;
 
   bool dry_run = false;

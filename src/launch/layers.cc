@@ -77,9 +77,7 @@ Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const P
 
 Result<void> compile_layer_seccomp(PreparedLayers& layers, const Policy& policy,
                                    const LayerOptions& options) {
-  SeccompOptions so;
-  so.sockets_unix_only = options.sockets_unix_only;
-  layers.seccomp = AJ_TRY_CTX(compile_seccomp(policy.seccomp, so), "seccomp");
+  layers.seccomp = AJ_TRY_CTX(compile_seccomp(policy.seccomp, options.seccomp), "seccomp");
   if (options.observe) {
     NotifyOptions no;
     no.exec = options.observe_exec;

@@ -35,7 +35,7 @@ struct PreparedLayers {
 };
 
 struct LayerOptions {
-  bool sockets_unix_only = false;   // no-userns with --net none
+  SeccompOptions seccomp;           // the built-in rules' host-dependent part
   bool observe = false;             // supervisor journals via seccomp notifications
   bool observe_exec = true;         // ... including every execve
   std::vector<int> trace_syscalls;  // ... and these (trace mode)

@@ -266,4 +266,16 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   return result;
 }
 
+SeccompOptions builtin_seccomp_options(const Plan& plan) {
+  SeccompOptions o;
+  o.sockets_unix_only = !plan.user_namespace && plan.net != NetMode::kHost;
+  // The jail shares the caller's process group (its terminal job), so on a
+  // kernel whose Landlock cannot scope signals kill(0) would reach the caller.
+  o.guard_kill_group = (plan.landlock.scoped & landlock::kScopeSignal) == 0;
+  // A PID namespace confines kill(-1) to the jail; without one it reaches
+  // every process of the user.
+  o.guard_kill_all = o.guard_kill_group && !plan.user_namespace;
+  return o;
+}
+
 }  // namespace aj

@@ -11,6 +11,7 @@
 #include "plan/mount_plan.h"
 #include "plan/rlimit_plan.h"
 #include "policy/policy.h"
+#include "seccomp/arg_rules.h"
 
 namespace aj {
 
@@ -55,5 +56,9 @@ struct PlanResult {
 
 PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
                       const PlanInputs& inputs);
+
+// What the built-in seccomp rules must make up for in this plan: the network
+// namespace's absence (sockets) and Landlock's missing signal scoping (kill).
+SeccompOptions builtin_seccomp_options(const Plan& plan);
 
 }  // namespace aj

@@ -62,6 +62,15 @@ ArgFilter socket_filter(bool unix_only) {
   return f;
 }
 
+// kill(0) signals the caller's process group, kill(-1) every process the
+// caller may signal. pid is an int: only the low 32 bits count.
+ArgFilter kill_filter(bool all_too) {
+  const std::uint32_t everyone = all_too ? 0xffffffffU : 0;
+  return {"kill", EPERM, rules_low32_either(0, 0, everyone), rules_low32_neither(0, 0, everyone),
+          all_too ? "kill(0) and kill(-1) refused (no Landlock signal scoping, no PID namespace)"
+                  : "kill(0) refused (no Landlock signal scoping; the process group is shared)"};
+}
+
 }  // namespace
 
 bool ArgCmp::matches(const SyscallArgs& args) const {
@@ -156,7 +165,7 @@ std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits) {
   return {{{cmp(arg, ArgOp::kMaskedEq, 0, bits)}}};
 }
 
-std::vector<ArgFilter> baseline_arg_filters(bool sockets_unix_only) {
+std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   std::vector<ArgFilter> out;
   out.push_back({"ioctl", EPERM, rules_low32_either(1, TIOCSTI, TIOCLINUX),
                  rules_low32_neither(1, TIOCSTI, TIOCLINUX),
@@ -165,12 +174,13 @@ std::vector<ArgFilter> baseline_arg_filters(bool sockets_unix_only) {
                  rules_no_bit(0, kCloneNamespaceFlags), "no new namespaces"});
   out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),
                  rules_no_bit(0, kUnshareNamespaceFlags), "no new namespaces"});
-  out.push_back(socket_filter(sockets_unix_only));
+  out.push_back(socket_filter(options.sockets_unix_only));
   out.push_back({"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}),
                  rules_arg_in(0, {AF_UNIX}), "only AF_UNIX socket pairs"});
   out.push_back({"personality", EPERM, rules_arg_outside(0, {0, kPersonalityQuery}),
                  rules_arg_in(0, {0, kPersonalityQuery}),
                  "only the default persona (PER_LINUX) and queries"});
+  if (options.guard_kill_group) out.push_back(kill_filter(options.guard_kill_all));
   return out;
 }
 

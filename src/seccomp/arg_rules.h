@@ -51,7 +51,21 @@ struct FixedRule {
   std::string_view why;
 };
 
-std::vector<ArgFilter> baseline_arg_filters(bool sockets_unix_only);
+// What the built-in filter must make up for on this host.
+struct SeccompOptions {
+  // No user namespace and --net none: no network namespace hides the host's
+  // network, so only AF_UNIX sockets may be created.
+  bool sockets_unix_only = false;
+  // Landlock cannot keep signals inside the jail (ABI < 6) and the jail shares
+  // the caller's process group: kill(0, sig) would reach the caller, its
+  // script and the supervisor.
+  bool guard_kill_group = false;
+  // ... and there is no PID namespace either: kill(-1, sig) would reach every
+  // process of the user.
+  bool guard_kill_all = false;
+};
+
+std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options);
 const std::vector<FixedRule>& baseline_fixed_rules();
 
 // Building blocks, exposed for the tests.

@@ -182,7 +182,7 @@ Result<> add_fixed_rules(const Compiler& c, std::set<int>* special) {
 // refuse: ALLOW or LOG need the built-in deny rules plus, when that is not the
 // default, the complement rules carrying it; a denial covers the whole syscall.
 Result<> add_arg_filters(const Compiler& c, const SeccompOptions& o, std::set<int>* special) {
-  for (const ArgFilter& f : baseline_arg_filters(o.sockets_unix_only)) {
+  for (const ArgFilter& f : baseline_arg_filters(o)) {
     const int nr = native_nr(f.syscall);
     if (nr < 0) continue;
     special->insert(nr);

@@ -8,6 +8,7 @@
 
 #include "base/error.h"
 #include "policy/policy.h"
+#include "seccomp/arg_rules.h"
 
 namespace aj {
 
@@ -21,12 +22,6 @@ struct BpfInsn {
 
 struct BpfProgram {
   std::vector<BpfInsn> insns;
-};
-
-struct SeccompOptions {
-  // No user namespace and --net none: no network namespace hides the host's
-  // network, so only AF_UNIX sockets may be created.
-  bool sockets_unix_only = false;
 };
 
 // The filter for `policy`:

@@ -264,4 +264,32 @@ TEST_CASE("without user namespaces Landlock grants the would-be binds and privat
   CHECK(hide_reported);
 }
 
+TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(-1) without pids") {
+  struct Row {
+    int abi;
+    bool userns;
+    bool group, all;
+  };
+  const Row rows[] = {
+      {7, true, false, false}, {6, true, false, false}, {6, false, false, false},
+      {5, true, true, false},  {2, true, true, false},  {0, true, true, false},
+      {5, false, true, true},  {0, false, true, true},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.abi);
+    CAPTURE(row.userns);
+    HostFacts f = facts();
+    f.landlock_abi = row.abi;
+    PlanInputs in;
+    in.argv = {"sh"};
+    in.user_namespace = row.userns;
+    PlanResult r = build_plan(policy(), f, disk(), in);
+    REQUIRE(r.plan);
+    const SeccompOptions o = builtin_seccomp_options(*r.plan);
+    CHECK(o.guard_kill_group == row.group);
+    CHECK(o.guard_kill_all == row.all);
+    CHECK(o.sockets_unix_only == !row.userns);  // --net none by default
+  }
+}
+
 }  // namespace aj

@@ -97,7 +97,7 @@ std::set<int> native_members(const std::vector<std::string>& groups) {
 
 std::set<int> builtin_syscalls() {
   std::set<int> out;
-  for (const ArgFilter& f : baseline_arg_filters(false)) out.insert(nr_of(f.syscall));
+  for (const ArgFilter& f : baseline_arg_filters({})) out.insert(nr_of(f.syscall));
   for (const FixedRule& f : baseline_fixed_rules()) out.insert(nr_of(f.syscall));
   return out;
 }
@@ -207,7 +207,7 @@ TEST_CASE("the built-in argument filters hold in every profile mode, as the rule
   for (const Mode& m : modes()) {
     CAPTURE(std::string(m.name));
     const BpfProgram prog = compile(m.policy);
-    for (const ArgFilter& f : baseline_arg_filters(false)) {
+    for (const ArgFilter& f : baseline_arg_filters({})) {
       CAPTURE(f.syscall);
       const int nr = nr_of(f.syscall);
       for (std::uint64_t a : sample_values()) {
@@ -243,6 +243,28 @@ TEST_CASE("with sockets_unix_only, only AF_UNIX sockets are allowed") {
   CHECK(decide(prog, socket, {2, 1, 0}) == errno_ret(EAFNOSUPPORT));   // AF_INET
   CHECK(decide(prog, socket, {10, 1, 0}) == errno_ret(EAFNOSUPPORT));  // AF_INET6
   CHECK(decide(prog, socket, {16, 3, 0}) == errno_ret(EAFNOSUPPORT));  // AF_NETLINK
+}
+
+TEST_CASE("with the kill guards, kill(0) (and kill(-1) without a PID namespace) is refused") {
+  const int kill = nr_of("kill");
+  for (const auto& [def, allow] :
+       {std::pair{SeccompDefault::kAllow, std::vector<std::string>{}},
+        std::pair{SeccompDefault::kDeny, std::vector<std::string>{"@default"}}}) {
+    const SeccompPolicy p = policy(def, {}, allow);
+    CAPTURE(static_cast<int>(def));
+    const BpfProgram plain = compile(p);
+    CHECK(decide(plain, kill, {0, 9, 0}) == kAllow);
+    const BpfProgram group = compile(p, {.guard_kill_group = true});
+    CHECK(decide(group, kill, {0, 9, 0}) == errno_ret(EPERM));
+    CHECK(decide(group, kill, {1ULL << 32, 19, 0}) == errno_ret(EPERM));
+    CHECK(decide(group, kill, {0xffffffffULL, 9, 0}) == kAllow);
+    CHECK(decide(group, kill, {42, 15, 0}) == kAllow);
+    const BpfProgram all = compile(p, {.guard_kill_group = true, .guard_kill_all = true});
+    CHECK(decide(all, kill, {0, 9, 0}) == errno_ret(EPERM));
+    CHECK(decide(all, kill, {0xffffffffULL, 9, 0}) == errno_ret(EPERM));
+    CHECK(decide(all, kill, {~0ULL, 9, 0}) == errno_ret(EPERM));
+    CHECK(decide(all, kill, {42, 15, 0}) == kAllow);
+  }
 }
 
 TEST_CASE("a syscall named directly beats one reached through a group; a tie goes to deny") {

@@ -49,11 +49,25 @@ bool one_comparison_per_argument(const ArgRule& r) {
   return true;
 }
 
-TEST_CASE("every built-in argument filter's complement is exactly what its deny rules miss") {
+// Every combination the plan can ask for.
+std::vector<SeccompOptions> option_sets() {
+  std::vector<SeccompOptions> out;
   for (bool unix_only : {false, true}) {
-    for (const ArgFilter& f : baseline_arg_filters(unix_only)) {
+    out.push_back({.sockets_unix_only = unix_only});
+    out.push_back({.sockets_unix_only = unix_only, .guard_kill_group = true});
+    out.push_back(
+        {.sockets_unix_only = unix_only, .guard_kill_group = true, .guard_kill_all = true});
+  }
+  return out;
+}
+
+TEST_CASE("every built-in argument filter's complement is exactly what its deny rules miss") {
+  for (const SeccompOptions& o : option_sets()) {
+    for (const ArgFilter& f : baseline_arg_filters(o)) {
       CAPTURE(f.syscall);
-      CAPTURE(unix_only);
+      CAPTURE(o.sockets_unix_only);
+      CAPTURE(o.guard_kill_group);
+      CAPTURE(o.guard_kill_all);
       CHECK(f.deny_errno > 0);
       CHECK_FALSE(f.deny.empty());
       CHECK_FALSE(f.complement.empty());
@@ -88,8 +102,10 @@ const ArgFilter& filter_for(const std::vector<ArgFilter>& all, std::string_view 
 }
 
 TEST_CASE("the built-in filters deny what the issue lists and allow ordinary calls") {
-  const auto normal = baseline_arg_filters(false);
-  const auto unix_only = baseline_arg_filters(true);
+  const auto normal = baseline_arg_filters({});
+  const auto unix_only = baseline_arg_filters({.sockets_unix_only = true});
+  const auto kill_group = baseline_arg_filters({.guard_kill_group = true});
+  const auto kill_all = baseline_arg_filters({.guard_kill_group = true, .guard_kill_all = true});
   struct Row {
     const std::vector<ArgFilter>* filters;
     const char* syscall;
@@ -142,6 +158,20 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&normal, "personality", args0(PER_LINUX32), true},
       {&normal, "personality", args0(0xfffffffeULL), true},
       {&normal, "personality", args0(1ULL << 32), true},
+      {&kill_group, "kill", args0(0, SIGKILL), true},  // the caller's process group
+      {&kill_group, "kill", args0(0, SIGSTOP), true},
+      {&kill_group, "kill", args0(1ULL << 32, SIGKILL), true},  // an int: high bits ignored
+      {&kill_group, "kill", args0(0xffffffffULL << 32, SIGTERM), true},
+      {&kill_group, "kill", args0(1, SIGTERM), false},  // a pid inside the PID namespace
+      {&kill_group, "kill", args0(57, SIGKILL), false},
+      {&kill_group, "kill", args0(0xffffffffULL, SIGKILL), false},  // -1: the PID namespace
+      {&kill_group, "kill", args0(0xfffffff6ULL, SIGTERM), false},  // -10: a group inside
+      {&kill_all, "kill", args0(0, SIGKILL), true},
+      {&kill_all, "kill", args0(0xffffffffULL, SIGKILL), true},  // -1: every process of the user
+      {&kill_all, "kill", args0(~0ULL, SIGKILL), true},
+      {&kill_all, "kill", args0(0x1ffffffffULL, SIGKILL), true},
+      {&kill_all, "kill", args0(0xfffffffeULL, SIGKILL), false},
+      {&kill_all, "kill", args0(4242, SIGTERM), false},
   };
   for (const Row& r : rows) {
     CAPTURE(r.syscall);
@@ -150,6 +180,14 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
     CAPTURE(r.args[2]);
     const ArgFilter& f = filter_for(*r.filters, r.syscall);
     CHECK(any_matches(f.deny, r.args) == r.denied);
+  }
+}
+
+TEST_CASE("kill is filtered only when the plan asks for a guard") {
+  for (const SeccompOptions& o : option_sets()) {
+    bool has_kill = false;
+    for (const ArgFilter& f : baseline_arg_filters(o)) has_kill = has_kill || f.syscall == "kill";
+    CHECK(has_kill == o.guard_kill_group);
   }
 }
 

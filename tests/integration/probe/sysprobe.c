@@ -7,7 +7,8 @@
  *
  * Every operation is harmless when it succeeds: it touches only the probe's
  * own process, a forked child, a target process the test started for the
- * purpose, or a directory the test names. Statically linked, so it runs in
+ * purpose, the process group the test made for it (killgroup), or a
+ * directory the test names. Statically linked, so it runs in
  * any filesystem view.
  *
  * Usage: sysprobe CHECK...   (see the table in main)
@@ -258,6 +259,18 @@ static void check_kill(const char* pidstr) {
   report("killusr1", kill(pid, SIGUSR1));
 }
 
+/* killgroup: kill(0, SIGUSR1), which signals the caller's process group (this
+ * probe ignores SIGUSR1; the test's caller traps it), once plainly and once
+ * with high bits set in the pid (the kernel reads an int, so a filter must
+ * too); then kill(-1, 0), every process the probe may signal, with signal 0
+ * so that nothing is hurt if it is not refused. */
+static void check_killgroup(void) {
+  signal(SIGUSR1, SIG_IGN);
+  report("killgroup", kill(0, SIGUSR1));
+  report("killgroup_high", syscall(SYS_kill, 0x100000000L, SIGUSR1));
+  report("killall0", kill(-1, 0));
+}
+
 /* TIOCSTI on stdin, plainly and with high bits set in the request (the
  * kernel truncates the request to 32 bits, so a filter must too). Pushes a
  * space into the terminal's input. */
@@ -354,6 +367,7 @@ int main(int argc, char** argv) {
     else if (IS("ptrace")) check_ptrace(arg);
     else if (IS("vmread")) check_vmread(arg);
     else if (IS("kill")) check_kill(arg);
+    else if (IS("killgroup")) check_killgroup();
     else if (IS("tiocsti")) check_tiocsti();
     else if (IS("forkbomb")) check_forkbomb(arg);
     else if (IS("hog")) check_hog(arg);
