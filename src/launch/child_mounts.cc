@@ -189,8 +189,30 @@ int optional_target_missing(const ChildMount& m, int rootfd) noexcept {
   return errno == ENOENT ? ENOENT : 0;
 }
 
-// Executes one op; returns 0 or an errno.
-int run_op(const ChildMount& m, int rootfd, int source_fd, int staging_fd) noexcept {
+// A private directory for tmpfs op `index`: a fresh directory in the staging
+// tmpfs, cloned as a detached mount. Every private tmpfs of the jail (/tmp,
+// home, /run, /dev/shm, ...) is such a directory of one tmpfs, so together
+// they hold at most one tmpfs's size (half of RAM by default) instead of
+// half of RAM each. The jail never sees the staging tmpfs itself, and a
+// rename between two of them fails (EXDEV), so none reaches another.
+int private_dir_mount(int staging_fd, std::size_t index, unsigned mode) noexcept {
+  char name[24] = "t";
+  char digits[20];
+  int n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + index % 10);
+    index /= 10;
+  } while (index);
+  for (int i = 1; n;) name[i++] = digits[--n];
+  if (::mkdirat(staging_fd, name, 0700) < 0) return -1;
+  // mkdirat applies the umask: set the mode exactly (sticky /tmp: 01777).
+  if (::fchmodat(staging_fd, name, mode, 0) < 0) return -1;
+  return sys::open_tree(staging_fd, name, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC);
+}
+
+// Executes op `index`; returns 0 or an errno.
+int run_op(const ChildMount& m, std::size_t index, int rootfd, int source_fd,
+           int staging_fd) noexcept {
   if (source_fd < 0 && optional_target_missing(m, rootfd)) return ENOENT;
   Fd mnt;
   NodeType node = NodeType::kDir;
@@ -208,7 +230,7 @@ int run_op(const ChildMount& m, int rootfd, int source_fd, int staging_fd) noexc
       if (target.fd < 0) return errno;
       return attach(source_fd, target.fd) < 0 ? errno : 0;
     }
-    case MountKind::kTmpfs: mnt.reset(make_tmpfs(m.mode, kSafe)); break;
+    case MountKind::kTmpfs: mnt.reset(private_dir_mount(staging_fd, index, m.mode)); break;
     case MountKind::kHideDir:
       mnt.reset(make_tmpfs(0555, kSafe | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC));
       break;
@@ -310,7 +332,7 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
         !is_bind && (m.kind == MountKind::kBindReadOnly || m.kind == MountKind::kBindReadWrite ||
                      m.kind == MountKind::kBindDevice);
     if (skipped_bind) continue;  // optional and missing
-    int err = run_op(m, rootfd.fd, source_fds[i], staging_dir.fd);
+    int err = run_op(m, i, rootfd.fd, source_fds[i], staging_dir.fd);
     if (is_bind) ::close(source_fds[i]);
     if (err != 0 && !(m.optional && err == ENOENT))
       return fail(failure, ChildStage::kMount, static_cast<int>(i), err);

@@ -189,6 +189,11 @@ class Builder {
         "settings) may run later on the host when you use them outside the jail; only "
         ".git/hooks and .git/config are kept read-only by the default profile.");
     a.push_back(
+        "git on the host can still run code the command planted in git metadata it may "
+        "write: .git/commondir (config and hooks read from elsewhere), or the config of a "
+        "nested repository or submodule (its core.fsmonitor runs on `git status` at the "
+        "top). Look before running git in the workspace outside the jail.");
+    a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");
     if (!plan_.timeout_ms) a.push_back("No wall-clock limit: the session runs until it ends.");

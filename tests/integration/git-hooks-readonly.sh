@@ -1,7 +1,8 @@
 #!/bin/bash
 # The default profile keeps the workspace writable but its .git/hooks and
 # .git/config read-only: code planted there would later run on the host,
-# outside any sandbox. Commits still work.
+# outside any sandbox. Commits still work. .git itself cannot be moved aside
+# (and a fresh .git put in its place, with hooks of the command's choosing).
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -24,7 +25,8 @@ if (echo "[core] fsmonitor = evil" >> .git/config) 2>/dev/null; then
 if git config core.hooksPath /tmp/evil 2>/dev/null; then
   echo GITCONFIG:WRITTEN; else echo GITCONFIG:DENIED; fi
 if mv .git/hooks .git/hooks-moved 2>/dev/null; then echo HOOKSDIR:MOVED; else echo HOOKSDIR:KEPT; fi
-if mv .git/config .git/config-moved 2>/dev/null; then echo CONFIGFILE:MOVED; else echo CONFIGFILE:KEPT; fi'
+if mv .git/config .git/config-moved 2>/dev/null; then echo CONFIGFILE:MOVED; else echo CONFIGFILE:KEPT; fi
+if mv .git .git-moved 2>/dev/null; then echo GITDIR:MOVED; mv .git-moved .git; else echo GITDIR:KEPT; fi'
 
 # Control: on a clone outside the jail, the same actions succeed.
 cp -a "$WS" "$T/ws-control"
@@ -34,6 +36,7 @@ check_capture "control: .git/hooks is writable without the jail" out_has_line HO
 check_capture "control: .git/config is writable without the jail" out_has_line CONFIG:WRITTEN
 check_capture "control: git config can change core.hooksPath without the jail" \
   out_has_line GITCONFIG:WRITTEN
+check_capture "control: .git can be moved aside without the jail" out_has_line GITDIR:MOVED
 
 capture jail -- sh -c "$probe" sh "$WS" jail
 check_capture "the jailed command ran (exit 0)" rc_is 0
@@ -44,6 +47,11 @@ check_capture "inside: .git/config cannot be appended to" out_has_line CONFIG:DE
 check_capture "inside: git config cannot set core.hooksPath" out_has_line GITCONFIG:DENIED
 check_capture "inside: .git/hooks cannot be moved aside" out_has_line HOOKSDIR:KEPT
 check_capture "inside: .git/config cannot be moved aside" out_has_line CONFIGFILE:KEPT
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  note "without a mount namespace .git is not pinned (Landlock cannot refuse one rename)"
+else
+  check_capture "inside: .git itself cannot be moved aside" out_has_line GITDIR:KEPT
+fi
 check "host: no pre-commit hook appeared" [ ! -e "$WS/.git/hooks/pre-commit" ]
 check "host: .git/config is unchanged" [ "$(cat "$WS/.git/config" 2>/dev/null)" = "$config_before" ]
 check "host: the commit made inside is in the history" \
