@@ -139,8 +139,12 @@ int drop_capabilities() noexcept {
   if (::prctl(PR_SET_SECUREBITS, kSecurebits, 0, 0, 0) < 0) return errno;
   if (::prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0) < 0 && errno != EINVAL)
     return errno;
+  // EINVAL: past the kernel's last capability, and so is every higher one.
   for (int cap = 0; cap <= 63; ++cap) {
-    if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0 && errno != EINVAL) return errno;
+    if (::prctl(PR_CAPBSET_DROP, cap, 0, 0, 0) < 0) {
+      if (errno == EINVAL) break;
+      return errno;
+    }
   }
   std::memset(data, 0, sizeof data);
   if (::syscall(SYS_capset, &hdr, data) < 0) return errno;

@@ -92,16 +92,24 @@ bool split_target(const char* target, char* buf, const char** parent, const char
   return true;
 }
 
-// mkdir -p of `rel` below root, each step resolved inside the root.
+// mkdir -p of `rel` below root, each step resolved inside the root. Returns a
+// new fd, or rootfd itself for "." (the caller must not close that one).
 int open_dirs_in_root(int rootfd, const char* rel) noexcept {
-  if (std::strcmp(rel, ".") == 0) return ::fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+  if (std::strcmp(rel, ".") == 0) return rootfd;
   char prefix[PATH_MAX];
   std::size_t len = std::strlen(rel);
   if (len >= sizeof prefix) {
     errno = ENAMETOOLONG;
     return -1;
   }
-  int dirfd = ::fcntl(rootfd, F_DUPFD_CLOEXEC, 0);
+  int dirfd = rootfd;  // owned from the first openat2 on
+  auto drop = [rootfd](int fd) {
+    if (fd != rootfd) {
+      int e = errno;
+      ::close(fd);
+      errno = e;
+    }
+  };
   std::size_t start = 0;
   while (start < len && dirfd >= 0) {
     std::size_t end = start;
@@ -109,7 +117,7 @@ int open_dirs_in_root(int rootfd, const char* rel) noexcept {
     char name[NAME_MAX + 1];
     std::size_t nlen = end - start;
     if (nlen > NAME_MAX) {
-      ::close(dirfd);
+      drop(dirfd);
       errno = ENAMETOOLONG;
       return -1;
     }
@@ -117,23 +125,31 @@ int open_dirs_in_root(int rootfd, const char* rel) noexcept {
     name[nlen] = '\0';
     if (nlen > 0) {
       if (::mkdirat(dirfd, name, 0755) < 0 && errno != EEXIST) {
-        int e = errno;
-        ::close(dirfd);
-        errno = e;
+        drop(dirfd);
         return -1;
       }
       std::memcpy(prefix, rel, end);
       prefix[end] = '\0';
       int next = sys::openat2(rootfd, prefix, O_PATH | O_DIRECTORY | O_CLOEXEC, kResolve);
-      int e = errno;
-      ::close(dirfd);
-      errno = e;
+      drop(dirfd);
       dirfd = next;
     }
     start = end + 1;
   }
   return dirfd;
 }
+
+// An fd from open_dirs_in_root, closed unless it is the root's own.
+struct DirInRoot {
+  int fd;
+  int rootfd;
+  DirInRoot(int root, const char* rel) : fd(open_dirs_in_root(root, rel)), rootfd(root) {}
+  DirInRoot(const DirInRoot&) = delete;
+  DirInRoot& operator=(const DirInRoot&) = delete;
+  ~DirInRoot() {
+    if (fd >= 0 && fd != rootfd) ::close(fd);
+  }
+};
 
 enum class NodeType { kDir, kFile, kNone };
 
@@ -146,7 +162,7 @@ int prepare_target(int rootfd, const char* target, NodeType type) noexcept {
     errno = EINVAL;
     return -1;
   }
-  Fd dir(open_dirs_in_root(rootfd, parent));
+  DirInRoot dir(rootfd, parent);
   if (dir.fd < 0) return -1;
   if (type == NodeType::kDir) {
     if (::mkdirat(dir.fd, name, 0755) < 0 && errno != EEXIST) return -1;
@@ -254,7 +270,7 @@ int run_op(const ChildMount& m, std::size_t index, int rootfd, int source_fd,
       const char* parent = nullptr;
       const char* name = nullptr;
       if (!split_target(m.target, buf, &parent, &name)) return EINVAL;
-      Fd dir(open_dirs_in_root(rootfd, parent));
+      DirInRoot dir(rootfd, parent);
       if (dir.fd < 0) return errno;
       if (::symlinkat(m.source, dir.fd, name) < 0 && errno != EEXIST) return errno;
       return 0;
