@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "base/log.h"
+#include "base/units.h"
 #include "config.h"
 
 namespace aj {
@@ -31,6 +32,20 @@ void JournalSink::emit(JournalEvent e) {
     failed_ = true;
     log::error("journal: {}{}", r.error().render(),
                settings_.required ? "; stopping the session (journal.required)" : "");
+    return;
+  }
+  if (settings_.max_size != 0 && !over_size_ && writer_.bytes_written() >= settings_.max_size) {
+    // Recorded, then the supervisor stops the session (healthy() is false);
+    // what happens until the session is gone is still written.
+    over_size_ = true;
+    const std::string size = format_size(settings_.max_size);
+    log::error("journal: {} written, its [journal] max_size ({}): stopping the session", size,
+               settings_.max_size_rule);
+    JournalEvent limit("limit");
+    limit.deny("supervisor", settings_.max_size_rule);
+    limit.set("limit", "journal_size");
+    limit.set("value", size);
+    emit(std::move(limit));
   }
 }
 

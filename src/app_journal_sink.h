@@ -16,10 +16,20 @@
 
 namespace aj {
 
+// [journal] max_size when a profile does not set it: room for millions of
+// events, far from filling a disk.
+inline constexpr std::uint64_t kDefaultJournalMaxSize = std::uint64_t{1} << 30;
+
 struct JournalSettings {
   bool exec = true;       // journal every execve
   bool denied = true;     // journal syscall refusals
   bool required = false;  // stop the session rather than run unlogged
+  // Stop the session once this many bytes are written (0: no limit), so a
+  // command cannot fill the disk through the journal, nor outgrow it and go
+  // on unrecorded. max_size_rule: where the limit was set ("FILE:LINE:COL"
+  // or "built in").
+  std::uint64_t max_size = 0;
+  std::string max_size_rule;
 };
 
 class JournalSink final : public EventSink {
@@ -41,7 +51,7 @@ class JournalSink final : public EventSink {
   void fs_denied(int pid, const FsDenial& denial) override;
   void signal_forwarded(int sig, bool escalated) override;
   void limit_hit(const std::string& which, const std::string& value) override;
-  bool healthy() const override { return !(settings_.required && failed_); }
+  bool healthy() const override { return !(settings_.required && failed_) && !over_size_; }
   bool record_before_continue() const override { return settings_.required; }
 
   const std::string& target() const { return writer_.target(); }
@@ -52,7 +62,8 @@ class JournalSink final : public EventSink {
   JournalWriter writer_;
   JournalSettings settings_;
   bool failed_ = false;
-  bool ended_ = false;  // session.end written
+  bool ended_ = false;      // session.end written
+  bool over_size_ = false;  // max_size reached: the session is being stopped
   std::function<std::string(const std::string&)> rule_for_;
   std::chrono::steady_clock::time_point start_;
 };

@@ -105,6 +105,8 @@ bool open_journal(const Prepared& p, std::unique_ptr<JournalSink>* out) {
   settings.exec = !j.exec || j.exec->value;
   settings.denied = !j.denied || j.denied->value;
   settings.required = j.required && j.required->value;
+  settings.max_size = j.max_size ? j.max_size->value : kDefaultJournalMaxSize;
+  settings.max_size_rule = j.max_size ? j.max_size->where.str() : "built in";
   if (p.plan.journal_target == "off") return true;
   auto writer = JournalWriter::open(p.plan.journal_target, p.plan.session_id);
   if (!writer) {

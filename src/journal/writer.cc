@@ -159,7 +159,10 @@ Result<void> JournalWriter::append(const std::string& line) {
       break;
     }
   }
-  if (done == line.size()) return {};
+  if (done == line.size()) {
+    bytes_ += done;
+    return {};
+  }
   if (done > 0) {
     // Never leave half a line: readers would see garbage, and the next line
     // would be glued to it. In a file, cut our own tail off again (checking

@@ -55,6 +55,8 @@ class JournalWriter {
   // (for session.end's "counts"), and how many had decision "deny".
   const JournalCounts& counts() const { return counts_; }
   std::uint64_t denied() const { return denied_; }
+  // Bytes this writer appended (the whole lines written).
+  std::uint64_t bytes_written() const { return bytes_; }
 
  private:
   JournalWriter(UniqueFd fd, std::string target, std::string session, bool regular);
@@ -70,6 +72,7 @@ class JournalWriter {
   std::uint64_t next_seq_ = 1;
   JournalCounts counts_;
   std::uint64_t denied_ = 0;
+  std::uint64_t bytes_ = 0;
 };
 
 }  // namespace aj

@@ -85,6 +85,7 @@ struct JournalPolicy {
   std::optional<Item<bool>> network;
   std::optional<Item<bool>> required;
   std::optional<Item<bool>> trace;
+  std::optional<Item<std::uint64_t>> max_size;  // bytes one session may write
 };
 
 struct Policy {

@@ -77,6 +77,7 @@ void merge_journal(const JournalPolicy& in, JournalPolicy* out) {
   merge_scalar(in.network, &out->network);
   merge_scalar(in.required, &out->required);
   merge_scalar(in.trace, &out->trace);
+  merge_scalar(in.max_size, &out->max_size);
 }
 
 }  // namespace

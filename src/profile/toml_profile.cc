@@ -242,6 +242,7 @@ std::vector<Reader::KeyRule> Reader::journal_rules(JournalPolicy* j) {
       flag("network", &j->network),
       flag("required", &j->required),
       flag("trace", &j->trace),
+      {"max_size", [=, this](const toml::node& n) { size_value(n, "max_size", 1, &j->max_size); }},
   };
 }
 

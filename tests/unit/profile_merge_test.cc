@@ -95,11 +95,13 @@ TEST_CASE("a later layer overrides scalars and keeps earlier ones it does not se
   a.limits.memory = Item<std::uint64_t>{100, at("a.toml", 4)};
   a.limits.processes = Item<std::uint64_t>{10, at("a.toml", 5)};
   a.journal.exec = Item<bool>{true, at("a.toml", 6)};
+  a.journal.max_size = Item<std::uint64_t>{1000, at("a.toml", 8)};
   a.seccomp.action = Item<SeccompAction>{SeccompAction::kLog, at("a.toml", 7)};
   ProfileLayer b = layer("b.toml");
   b.network.mode = Item<NetMode>{NetMode::kProxy, at("b.toml", 2)};
   b.network.deny_private = Item<bool>{false, at("b.toml", 3)};
   b.limits.memory = Item<std::uint64_t>{200, at("b.toml", 4)};
+  b.journal.max_size = Item<std::uint64_t>{2000, at("b.toml", 6)};
   b.filesystem.workspace = Item<WorkspaceMode>{WorkspaceMode::kNone, at("b.toml", 5)};
   Policy p = merge_layers({a, b});
   CHECK(p.description == "base");
@@ -108,6 +110,7 @@ TEST_CASE("a later layer overrides scalars and keeps earlier ones it does not se
   CHECK(p.limits.memory == Item<std::uint64_t>{200, at("b.toml", 4)});
   CHECK(p.limits.processes == Item<std::uint64_t>{10, at("a.toml", 5)});
   CHECK(p.journal.exec->value);
+  CHECK(p.journal.max_size == Item<std::uint64_t>{2000, at("b.toml", 6)});
   CHECK(p.seccomp.action->value == SeccompAction::kLog);
   CHECK(p.filesystem.workspace.value == WorkspaceMode::kNone);
   CHECK_FALSE(p.limits.wall_time_ms.has_value());

@@ -87,6 +87,10 @@ TEST_CASE("every error class is reported at the exact file:line:col") {
       {"[network]\ndeny_private = \"yes\"\n",
        "p.toml:2:16: expected true or false for 'deny_private', found a string"},
       {"[journal]\nexec = 1\n", "p.toml:2:8: expected true or false for 'exec', found an integer"},
+      {"[journal]\nmax_size = 0\n", "p.toml:2:12: 'max_size' must be greater than zero"},
+      {"[journal]\nmax_size = \"lots\"\n",
+       "p.toml:2:12: malformed size 'lots' for 'max_size'; expected bytes or a number with a K, M, "
+       "G or T suffix, like \"8G\""},
       {"[limits]\nmemory = 1.5\n",
        "p.toml:2:10: expected a size like \"8G\" or a number of bytes for 'memory', found a "
        "floating-point number"},
@@ -278,6 +282,7 @@ denied = false
 network = true
 required = true
 trace = false
+max_size = "64M"
 )";
   ProfileLayer l = parse_ok(text);
   CHECK(l.file == "p.toml");
@@ -342,6 +347,7 @@ trace = false
   CHECK(j.exec->value);
   CHECK_FALSE(j.denied->value);
   CHECK(j.required->value);
+  CHECK(j.max_size == Item<std::uint64_t>{64ULL << 20, at(53, 12)});
 }
 
 TEST_CASE("extends accepts a single string and errno accepts a number") {
@@ -389,9 +395,10 @@ TEST_CASE("the schema lists every section key and replace only where lists exist
   CHECK(has("limits.wall_time"));
   CHECK(has("environment.unset"));
   CHECK(has("journal.trace"));
+  CHECK(has("journal.max_size"));
   CHECK_FALSE(has("limits.replace"));
   CHECK_FALSE(has("journal.replace"));
-  CHECK(keys.size() == 41);
+  CHECK(keys.size() == 42);
 }
 
 }  // namespace aj
