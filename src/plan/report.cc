@@ -196,6 +196,11 @@ class Builder {
     a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");
+    if (plan_.uid == 0)
+      a.push_back(
+          "Invoked by root, the command owns what root owns: root-only files under the "
+          "read-only binds (/etc, /opt, ...) are readable unless hidden (base hides the usual "
+          "secrets: shadow, host and service keys, VPN, Wi-Fi and cluster credentials).");
     if (!plan_.timeout_ms) a.push_back("No wall-clock limit: the session runs until it ends.");
     if (ctx_.landlock_abi == 0)
       a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -128,6 +129,35 @@ TEST_CASE("a user profile can extend the system profile it shadows") {
   REQUIRE(r.policy.has_value());
   CHECK(values(r.policy->filesystem.read_only) ==
         std::vector<std::string>{"/usr", "/home/me/tools"});
+}
+
+// The shipped default profile, as loaded from the source tree.
+TEST_CASE("the shipped default profile hides root's secrets and pins the workspace's .git") {
+  const std::vector<SearchDir> shipped = {{std::string(AJ_SOURCE_DIR) + "/profiles", "shipped"}};
+  LoadResult r = load_policy("default", shipped, {}, kAnyName);
+  for (const auto& d : r.diagnostics) FAIL_CHECK(d.str());
+  REQUIRE(r.policy.has_value());
+  const std::vector<std::string> hidden = values(r.policy->filesystem.hide);
+  auto hides = [&](const char* p) {
+    return std::find(hidden.begin(), hidden.end(), p) != hidden.end();
+  };
+  // Readable by a root caller (it owns them) through the /etc bind.
+  for (const char* p : {"/etc/shadow", "/etc/gshadow", "/etc/ssh/ssh_host_ed25519_key",
+                        "/etc/ssl/private", "/etc/krb5.keytab", "/etc/wireguard",
+                        "/etc/NetworkManager/system-connections", "/etc/kubernetes"}) {
+    CAPTURE(p);
+    CHECK(hides(p));
+  }
+  for (const char* p : {"~/.ssh", "~/.aws", "~/.gnupg", "~/.config/gcloud", "~/.netrc", "~/.docker",
+                        "~/.kube", "~/.bash_history"}) {
+    CAPTURE(p);
+    CHECK(hides(p));
+  }
+  const std::vector<std::string> rw = values(r.policy->filesystem.read_write);
+  CHECK(std::find(rw.begin(), rw.end(), "${WORKSPACE}/.git") != rw.end());
+  const std::vector<std::string> ro = values(r.policy->filesystem.read_only);
+  CHECK(std::find(ro.begin(), ro.end(), "${WORKSPACE}/.git/hooks") != ro.end());
+  CHECK(std::find(ro.begin(), ro.end(), "${WORKSPACE}/.git/config") != ro.end());
 }
 
 }  // namespace aj
