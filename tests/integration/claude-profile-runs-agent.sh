@@ -22,7 +22,9 @@ echo "OTHER:${GITHUB_TOKEN:-none}"
 echo "{\"numStartups\": 2}" > "$HOME/.claude.json" && echo STATE-JSON:WRITTEN
 echo session > "$HOME/.claude/session-1" && echo STATE-DIR:WRITTEN
 if c=$(cat "$HOME/.ssh/id_rsa" 2>/dev/null) && [ -n "$c" ]; then echo "SSH:READ:$c"; else echo SSH:DENIED; fi
-echo "# planted" >> "$HOME/.bashrc" && echo BASHRC:APPENDED'
+echo "# planted" >> "$HOME/.bashrc" && echo BASHRC:APPENDED
+if (echo "{\"hooks\": {}}" > "$HOME/.claude/settings.json") 2>/dev/null; then
+  echo SETTINGS:WRITTEN; else echo SETTINGS:DENIED; fi'
 chmod 755 "$version_dir/9.9.9"
 mkdir -p "$FAKE_HOME/.local/bin"
 ln -s "$version_dir/9.9.9" "$FAKE_HOME/.local/bin/claude"
@@ -35,7 +37,10 @@ cp -a "$FAKE_HOME/.bashrc" "$T/bashrc.orig"
 capture as_user claude
 check_capture "control: the stand-in runs without the jail" out_has_line AGENT-RAN-42
 check_capture "control: it can read ~/.ssh/id_rsa without the jail" out_has_line "SSH:READ:$bait"
+check_capture "control: it can change ~/.claude/settings.json without the jail" \
+  out_has_line SETTINGS:WRITTEN
 cp -a "$T/bashrc.orig" "$FAKE_HOME/.bashrc"
+mkfile_as_user "$FAKE_HOME/.claude/settings.json" '{}'
 mkfile_as_user "$FAKE_HOME/.claude.json" '{"numStartups": 1}'
 
 capture jail --profile claude -- claude
@@ -46,6 +51,8 @@ check_capture "claude profile: ~/.claude.json can be written" out_has_line STATE
 check_capture "claude profile: ~/.claude can be written" out_has_line STATE-DIR:WRITTEN
 check_capture "claude profile: ~/.ssh/id_rsa cannot be read" out_has_line SSH:DENIED
 check_capture "claude profile: the bait appears nowhere" all_lacks "$bait"
+check_capture "claude profile: ~/.claude/settings.json (hooks) cannot be changed" \
+  out_has_line SETTINGS:DENIED
 check "host: ~/.claude.json holds what the agent wrote" grep -q '"numStartups": 2' "$FAKE_HOME/.claude.json"
 check "host: ~/.claude/session-1 was kept" [ -f "$FAKE_HOME/.claude/session-1" ]
 check "host: ~/.bashrc is unchanged (home is private)" cmp -s "$FAKE_HOME/.bashrc" "$T/bashrc.orig"
