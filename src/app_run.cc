@@ -272,6 +272,32 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   return st;
 }
 
+// A command the jail cannot find but the host can is usually one installed
+// under the home, which the jail keeps private: say where it is.
+void hint_host_command(const Plan& plan, const ChildReport& failure) {
+  if (failure.stage != ChildStage::kExec || failure.err != ENOENT || plan.argv.empty()) return;
+  const std::string& cmd = plan.argv[0];
+  if (cmd.empty() || cmd.find('/') != std::string::npos) return;
+  std::string path;
+  for (const auto& e : plan.env)
+    if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
+  for (std::size_t start = 0; start <= path.size();) {
+    std::size_t end = path.find(':', start);
+    if (end == std::string::npos) end = path.size();
+    const std::string dir = path.substr(start, end - start);
+    start = end + 1;
+    if (dir.empty() || dir[0] != '/') continue;
+    const std::string candidate = dir + "/" + cmd;
+    if (::access(candidate.c_str(), X_OK) == 0) {
+      log::warn(
+          "on the host, '{}' is {}, which this profile does not show or let run; bind it (--ro) "
+          "and allow it ([filesystem] exec), or use a profile that does (agentjail profiles)",
+          cmd, candidate);
+      return;
+    }
+  }
+}
+
 // One launch: journal, private directories, supervision, clean-up. Every
 // path out ends the journal it started and removes what it created.
 // *userns_refused gets the errno when the kernel refused the user namespace.
@@ -359,7 +385,10 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
     }
     return kExitSetupFailed;
   }
-  if (outcome->failure) log::error("{}", describe_failure(plan, *outcome->failure));
+  if (outcome->failure) {
+    log::error("{}", describe_failure(plan, *outcome->failure));
+    hint_host_command(plan, *outcome->failure);
+  }
   return code;
 }
 

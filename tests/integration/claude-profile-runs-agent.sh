@@ -61,5 +61,7 @@ check "host: ~/.bashrc is unchanged (home is private)" cmp -s "$FAKE_HOME/.bashr
 capture jail -- claude
 check_capture "default profile: the program under ~/.local is not found (exit 127)" rc_is 127
 check_capture "default profile: it did not run" out_lacks AGENT-RAN-42
+check_capture "default profile: the error says where it is on the host" \
+  err_matches "on the host, 'claude' is $FAKE_HOME/.local/bin/claude"
 
 finish
