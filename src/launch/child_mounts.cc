@@ -2,8 +2,9 @@
 //
 // Order: make every mount private; open every bind source as a detached tree
 // (open_tree) while the host's paths are still reachable; mount a staging
-// tmpfs over /tmp holding the new root (another tmpfs) and an empty file for
-// hiding files; execute the ops into the new root, resolving every target with
+// tmpfs over /tmp holding the new root (another tmpfs), an empty file and an
+// empty directory for hiding, and the jail's private writable directories;
+// execute the ops into the new root, resolving every target with
 // RESOLVE_IN_ROOT so a symlink can never point a mount (or a mkdir) at the
 // host; make the root itself read-only; pivot_root and detach the old root.
 #include "launch/child_mounts.h"
@@ -248,11 +249,12 @@ int run_op(const ChildMount& m, std::size_t index, int rootfd, int source_fd,
     }
     case MountKind::kTmpfs: mnt.reset(private_dir_mount(staging_fd, index, m.mode)); break;
     case MountKind::kHideDir:
-      mnt.reset(make_tmpfs(0555, kSafe | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC));
-      break;
     case MountKind::kHideFile:
-      node = NodeType::kFile;
-      mnt.reset(sys::open_tree(staging_fd, "empty", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC));
+      // A read-only view of the staging tmpfs's empty directory or file: no
+      // tmpfs of its own to create, and to tear down at the end.
+      if (m.kind == MountKind::kHideFile) node = NodeType::kFile;
+      mnt.reset(sys::open_tree(staging_fd, node == NodeType::kFile ? "empty" : "empty.d",
+                               OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC));
       if (mnt.fd >= 0 && sys::mount_setattr(mnt.fd, "", AT_EMPTY_PATH,
                                             kSafe | MOUNT_ATTR_RDONLY | MOUNT_ATTR_NOEXEC, 0) < 0)
         return errno;
@@ -322,7 +324,7 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
       return fail(failure, ChildStage::kOpenSource, static_cast<int>(i), errno);
   }
 
-  // 2. Staging tmpfs with the new root and an empty file inside.
+  // 2. Staging tmpfs with the new root, an empty file and an empty directory.
   Fd staging(make_tmpfs(0700, kSafe));
   if (staging.fd < 0) return fail(failure, ChildStage::kStaging, -1, errno);
   if (sys::move_mount(staging.fd, "", AT_FDCWD, kStaging, MOVE_MOUNT_F_EMPTY_PATH) < 0)
@@ -331,6 +333,9 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
   int empty = ::openat(staging_dir.fd, "empty", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0444);
   if (empty < 0) return fail(failure, ChildStage::kStaging, -1, errno);
   ::close(empty);
+  if (::mkdirat(staging_dir.fd, "empty.d", 0555) < 0 ||
+      ::fchmodat(staging_dir.fd, "empty.d", 0555, 0) < 0)
+    return fail(failure, ChildStage::kStaging, -1, errno);
   if (::mkdirat(staging_dir.fd, "root", 0755) < 0)
     return fail(failure, ChildStage::kStaging, -1, errno);
   Fd root_mnt(make_tmpfs(0755, kSafe));
