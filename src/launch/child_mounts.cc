@@ -2,8 +2,8 @@
 //
 // Order: make every mount private; open every bind source as a detached tree
 // (open_tree) while the host's paths are still reachable; mount a staging
-// tmpfs over /tmp holding the new root (another tmpfs), an empty file and an
-// empty directory for hiding, and the jail's private writable directories;
+// tmpfs over /tmp holding the new root, an empty file and an empty directory
+// for hiding, and the jail's private writable directories (one tmpfs in all);
 // execute the ops into the new root, resolving every target with
 // RESOLVE_IN_ROOT so a symlink can never point a mount (or a mkdir) at the
 // host; make the root itself read-only; pivot_root and detach the old root.
@@ -336,9 +336,12 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
   if (::mkdirat(staging_dir.fd, "empty.d", 0555) < 0 ||
       ::fchmodat(staging_dir.fd, "empty.d", 0555, 0) < 0)
     return fail(failure, ChildStage::kStaging, -1, errno);
-  if (::mkdirat(staging_dir.fd, "root", 0755) < 0)
+  // The new root is a directory of the staging tmpfs too, bound onto itself
+  // (pivot_root needs a mount point): one tmpfs holds the whole jail.
+  if (::mkdirat(staging_dir.fd, "root", 0755) < 0 ||
+      ::fchmodat(staging_dir.fd, "root", 0755, 0) < 0)
     return fail(failure, ChildStage::kStaging, -1, errno);
-  Fd root_mnt(make_tmpfs(0755, kSafe));
+  Fd root_mnt(sys::open_tree(staging_dir.fd, "root", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC));
   Fd root_dir(::openat(staging_dir.fd, "root", O_PATH | O_DIRECTORY | O_CLOEXEC));
   if (root_mnt.fd < 0 || root_dir.fd < 0 || attach(root_mnt.fd, root_dir.fd) < 0)
     return fail(failure, ChildStage::kStaging, -1, errno);
