@@ -34,4 +34,7 @@ void print_diagnostics(const std::vector<Diagnostic>& diags);
 // Prints every problem (one line each) and returns nullopt on failure.
 std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace = true);
 
+// Ubuntu's AppArmor restriction: user namespaces are created but powerless.
+bool apparmor_blocks_userns();
+
 }  // namespace aj

@@ -11,7 +11,7 @@ namespace aj {
 
 ReportContext report_context(const Prepared& p) {
   ReportContext ctx;
-  ctx.user_namespace = true;
+  ctx.user_namespace = p.plan.user_namespace;
   ctx.landlock_abi = p.plan.landlock.abi;
   if (p.plan.memory_max || p.plan.pids_max) {
     CgroupSupport cg = detect_cgroups();
@@ -23,7 +23,9 @@ ReportContext report_context(const Prepared& p) {
 }
 
 int command_explain(const CliOptions& o) {
-  auto prepared = prepare(o);
+  // The plan `run` would make here: without user namespaces when asked, or
+  // when AppArmor takes their power away.
+  auto prepared = prepare(o, !o.no_userns && !apparmor_blocks_userns());
   if (!prepared) return kExitSetupFailed;
   Report report = build_report(prepared->plan, prepared->policy, report_context(*prepared));
   if (o.json) {

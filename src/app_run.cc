@@ -171,13 +171,6 @@ std::vector<std::string> active_layers(const Plan& plan, const PreparedLayers& l
   return out;
 }
 
-// Ubuntu 24.04 lets an unprivileged process create a user namespace but
-// denies it every capability there (AppArmor): treat that as unavailable.
-bool apparmor_blocks_userns() {
-  if (::getuid() == 0) return false;
-  return read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1;
-}
-
 bool is_userns_refusal(const Error& e) {
   return e.op == "clone" && (e.errnum == EPERM || e.errnum == EACCES || e.errnum == ENOSPC ||
                              e.errnum == EUSERS || e.errnum == EINVAL);
@@ -393,6 +386,13 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
 }
 
 }  // namespace
+
+// Ubuntu 24.04 lets an unprivileged process create a user namespace but
+// denies it every capability there (AppArmor): treat that as unavailable.
+bool apparmor_blocks_userns() {
+  if (::getuid() == 0) return false;
+  return read_sysctl("/proc/sys/kernel/apparmor_restrict_unprivileged_userns") == 1;
+}
 
 int command_run(const CliOptions& o) {
   // A journal pipe whose reader left must give EPIPE, not kill the supervisor

@@ -268,7 +268,8 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
 
 SeccompOptions builtin_seccomp_options(const Plan& plan) {
   SeccompOptions o;
-  o.sockets_unix_only = !plan.user_namespace && plan.net != NetMode::kHost;
+  o.no_inet_sockets = !plan.user_namespace && plan.net != NetMode::kHost;
+  o.no_unix_sockets = !plan.user_namespace;
   // The jail shares the caller's process group (its terminal job), so on a
   // kernel whose Landlock cannot scope signals kill(0) would reach the caller.
   o.guard_kill_group = (plan.landlock.scoped & landlock::kScopeSignal) == 0;

@@ -57,8 +57,9 @@ struct PlanResult {
 PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
                       const PlanInputs& inputs);
 
-// What the built-in seccomp rules must make up for in this plan: the network
-// namespace's absence (sockets) and Landlock's missing signal scoping (kill).
+// What the built-in seccomp rules must make up for in this plan: missing
+// network and mount namespaces (sockets) and Landlock's missing signal scoping
+// (kill).
 SeccompOptions builtin_seccomp_options(const Plan& plan);
 
 }  // namespace aj

@@ -12,9 +12,12 @@ std::string format_plan(const Plan& plan) {
   line("session", plan.session_id);
   line("workspace", plan.workspace.empty() ? "(none)" : plan.workspace + " (read-write)");
   line("cwd", plan.cwd);
-  line("network", plan.new_netns
-                      ? fmt::format("{} (own namespace, loopback only)", to_string(plan.net))
-                      : std::string("host"));
+  std::string network = "host";
+  if (plan.new_netns)
+    network = fmt::format("{} (own namespace, loopback only)", to_string(plan.net));
+  else if (!plan.user_namespace && plan.net != NetMode::kHost)
+    network = fmt::format("{} (no namespace: no sockets, socketpair only)", to_string(plan.net));
+  line("network", network);
   line("ids", fmt::format("uid {} gid {} (mapped to themselves)", plan.uid, plan.gid));
   std::string cmd;
   for (const auto& a : plan.argv) cmd += (cmd.empty() ? "" : " ") + a;

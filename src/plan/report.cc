@@ -110,11 +110,15 @@ class Builder {
       add("network", fmt::format("{}: loopback only", to_string(plan_.net)),
           {"network namespace (no interfaces but lo)"}, w);
     else if (!plan_.user_namespace && plan_.net != NetMode::kHost)
-      add("network", fmt::format("{}: no TCP, no sockets but AF_UNIX", to_string(plan_.net)),
+      add("network", fmt::format("{}: no sockets (socketpair only)", to_string(plan_.net)),
           {"seccomp (socket families)", landlock()}, w,
-          "no network namespace: host UDP/abstract sockets are closed by seccomp, not hidden");
+          "no network namespace: the host's network is closed by seccomp, not hidden");
     else
       add("network", "host network", {}, w, "not restricted: the host's network is shared");
+    if (!plan_.user_namespace)
+      add("unix sockets", "none (socketpair only)", {"seccomp (socket families)"}, "built in",
+          "no mount or network namespace would hide the host's (D-Bus, docker.sock, X11), and "
+          "Landlock does not govern connect()");
     for (const auto& p : n.tcp_connect)
       add("tcp connect", fmt::format("port {}", p.value), {landlock()}, where_of(p.where));
     for (const auto& p : n.tcp_bind)

@@ -32,12 +32,11 @@ ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~st
   return ArgCmp{arg, op, datum, mask};
 }
 
-ArgFilter socket_filter(bool unix_only) {
+ArgFilter socket_filter(const SeccompOptions& o) {
   ArgFilter f{"socket", EAFNOSUPPORT, {}, {}, {}};
-  std::vector<std::uint64_t> families = {AF_UNIX};
-  if (unix_only) {
-    f.why = "only AF_UNIX sockets (no network namespace and --net none)";
-  } else {
+  std::vector<std::uint64_t> families;
+  if (!o.no_unix_sockets) families.push_back(AF_UNIX);
+  if (!o.no_inet_sockets) {
     families.push_back(AF_INET);
     families.push_back(AF_INET6);
     // AF_NETLINK only with NETLINK_ROUTE: glibc's getaddrinfo (AI_ADDRCONFIG),
@@ -45,11 +44,16 @@ ArgFilter socket_filter(bool unix_only) {
     // os.networkInterfaces() read addresses and links over it. Other netlink
     // protocols (audit, netfilter, uevents, ...) reach far more kernel code.
     families.push_back(AF_NETLINK);
-    f.why = "only AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE";
   }
+  f.why = o.no_unix_sockets
+              ? (o.no_inet_sockets ? "no sockets (socketpair only): no user namespace, --net none"
+                                   : "only AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE "
+                                     "(no user namespace: no AF_UNIX)")
+          : o.no_inet_sockets ? "only AF_UNIX sockets"
+                              : "only AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE";
   f.deny = rules_arg_outside(0, families);
   f.complement = rules_arg_in(0, families);
-  if (!unix_only) {
+  if (!o.no_inet_sockets) {
     // Split AF_NETLINK on the protocol (argument 2).
     auto is_netlink = [](const ArgRule& r) {
       return r.all_of.size() == 1 && r.all_of[0].op == ArgOp::kEq &&
@@ -174,7 +178,7 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
                  rules_no_bit(0, kCloneNamespaceFlags), "no new namespaces"});
   out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),
                  rules_no_bit(0, kUnshareNamespaceFlags), "no new namespaces"});
-  out.push_back(socket_filter(options.sockets_unix_only));
+  out.push_back(socket_filter(options));
   out.push_back({"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}),
                  rules_arg_in(0, {AF_UNIX}), "only AF_UNIX socket pairs"});
   out.push_back({"personality", EPERM, rules_arg_outside(0, {0, kPersonalityQuery}),

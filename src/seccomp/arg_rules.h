@@ -54,8 +54,14 @@ struct FixedRule {
 // What the built-in filter must make up for on this host.
 struct SeccompOptions {
   // No user namespace and --net none: no network namespace hides the host's
-  // network, so only AF_UNIX sockets may be created.
-  bool sockets_unix_only = false;
+  // network, so no AF_INET, AF_INET6 or AF_NETLINK sockets.
+  bool no_inet_sockets = false;
+  // No user namespace: no mount namespace hides the host's unix socket paths
+  // (the D-Bus session bus, whose systemd runs any command it is asked to;
+  // docker.sock; ssh-agent) and no network namespace its abstract ones (X11):
+  // Landlock does not govern connect(), so no AF_UNIX sockets (socketpair
+  // still works).
+  bool no_unix_sockets = false;
   // Landlock cannot keep signals inside the jail (ABI < 6) and the jail shares
   // the caller's process group: kill(0, sig) would reach the caller, its
   // script and the supervisor.

@@ -7,7 +7,7 @@ aj_setup
 require_userns
 
 PY=/usr/bin/python3
-abi=$("$PY" -c 'import ctypes; print(max(ctypes.CDLL(None).syscall(444, None, 0, 1), 0))')
+abi=$(jail_landlock_abi)
 [ "$abi" -ge 4 ] || skip "Landlock ABI $abi has no TCP port rules (needs 4)"
 
 # Two listeners on ephemeral ports; their ports in $T/ports.

@@ -8,6 +8,9 @@
 # Environment (set by meson): AGENTJAIL (the binary), AJ_SOURCE_ROOT (for
 # profiles/), AJ_TEST_AS (root|nobody), AJ_TEST_MODE (userns, the default, or
 # nouserns: every jailed run gets --no-userns), AJ_PROBE_DIR (compiled probes).
+# Set by hand: AJ_TEST_LANDLOCK_ABI=N runs every jail with --landlock-abi N,
+# the suite as on an older kernel (AJ_TEST_LANDLOCK_ABI=2 meson test: Debian
+# 12's 6.1); tests that depend on the ABI ask jail_landlock_abi.
 # Exit status: 0 all checks passed, 1 a check failed, 77 skipped (reason printed).
 #
 # Everything the test user needs (binary, profiles, workspace, fake HOME) is
@@ -165,19 +168,31 @@ aj() {
 }
 
 # jail ARGS...: `agentjail run` with the copied profiles (default profile);
-# in the nouserns mode with --no-userns.
+# in the nouserns mode with --no-userns; with AJ_TEST_LANDLOCK_ABI, with
+# --landlock-abi.
 jail() {
-  if [ "$AJ_TEST_MODE" = nouserns ]; then
-    aj --profile-dir "$PROFILES" --no-userns "$@"
-  else
-    aj --profile-dir "$PROFILES" "$@"
+  local mode=()
+  [ "$AJ_TEST_MODE" = nouserns ] && mode+=(--no-userns)
+  [ -n "${AJ_TEST_LANDLOCK_ABI:-}" ] && mode+=(--landlock-abi "$AJ_TEST_LANDLOCK_ABI")
+  aj --profile-dir "$PROFILES" ${mode[@]+"${mode[@]}"} "$@"
+}
+
+# The Landlock ABI a jailed run uses: the kernel's, or AJ_TEST_LANDLOCK_ABI
+# when that is lower.
+jail_landlock_abi() {
+  local abi
+  abi=$(python3 -c 'import ctypes; print(max(ctypes.CDLL(None).syscall(444, None, 0, 1), 0))')
+  if [ -n "${AJ_TEST_LANDLOCK_ABI:-}" ] && [ "$AJ_TEST_LANDLOCK_ABI" -lt "$abi" ]; then
+    abi=$AJ_TEST_LANDLOCK_ABI
   fi
+  echo "$abi"
 }
 
 # JAIL_ARGV: the argv of a jailed run without the timeout wrapper, for start_bg.
 jail_argv() {
   JAIL_ARGV=("$AJ" --profile-dir "$PROFILES")
   [ "$AJ_TEST_MODE" = nouserns ] && JAIL_ARGV+=(--no-userns)
+  [ -n "${AJ_TEST_LANDLOCK_ABI:-}" ] && JAIL_ARGV+=(--landlock-abi "$AJ_TEST_LANDLOCK_ABI")
   JAIL_ARGV+=("$@")
 }
 

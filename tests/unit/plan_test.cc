@@ -288,7 +288,8 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
     const SeccompOptions o = builtin_seccomp_options(*r.plan);
     CHECK(o.guard_kill_group == row.group);
     CHECK(o.guard_kill_all == row.all);
-    CHECK(o.sockets_unix_only == !row.userns);  // --net none by default
+    CHECK(o.no_inet_sockets == !row.userns);  // --net none by default
+    CHECK(o.no_unix_sockets == !row.userns);
   }
 }
 

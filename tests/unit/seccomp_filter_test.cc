@@ -235,9 +235,9 @@ TEST_CASE("the built-in argument filters hold in every profile mode, as the rule
   }
 }
 
-TEST_CASE("with sockets_unix_only, only AF_UNIX sockets are allowed") {
+TEST_CASE("with no_inet_sockets, only AF_UNIX sockets are allowed") {
   const BpfProgram prog =
-      compile(policy(SeccompDefault::kAllow, {}, {}), {.sockets_unix_only = true});
+      compile(policy(SeccompDefault::kAllow, {}, {}), {.no_inet_sockets = true});
   const int socket = nr_of("socket");
   CHECK(decide(prog, socket, {1, 1, 0}) == kAllow);                    // AF_UNIX
   CHECK(decide(prog, socket, {2, 1, 0}) == errno_ret(EAFNOSUPPORT));   // AF_INET

@@ -224,14 +224,30 @@ TEST_CASE("the default profile's filter refuses escapes in the kernel and keeps 
   }
 }
 
-TEST_CASE("with sockets_unix_only the kernel refuses every socket but AF_UNIX") {
+TEST_CASE("with no_inet_sockets the kernel refuses every socket but AF_UNIX") {
   const BpfProgram prog =
-      compile(SeccompDefault::kAllow, {}, {}, SeccompAction::kErrno, {.sockets_unix_only = true});
+      compile(SeccompDefault::kAllow, {}, {}, SeccompAction::kErrno, {.no_inet_sockets = true});
   CHECK(outcome(&prog, [] { return errno_of(socket(AF_UNIX, SOCK_STREAM, 0)); }) == 0);
   CHECK(outcome(&prog, [] { return errno_of(socket(AF_INET, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);
   CHECK(outcome(&prog, [] { return errno_of(socket(AF_INET6, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);
   CHECK(outcome(&prog, [] { return errno_of(socket(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE)); }) ==
         EAFNOSUPPORT);
+}
+
+TEST_CASE("with no_unix_sockets as well the kernel refuses every socket; socketpair still works") {
+  const BpfProgram prog = compile(SeccompDefault::kAllow, {}, {}, SeccompAction::kErrno,
+                                  {.no_inet_sockets = true, .no_unix_sockets = true});
+  CHECK(outcome(&prog, [] { return errno_of(socket(AF_UNIX, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);
+  CHECK(outcome(&prog, [] { return errno_of(socket(AF_UNIX, SOCK_DGRAM, 0)); }) == EAFNOSUPPORT);
+  CHECK(outcome(&prog, [] { return errno_of(socket(AF_INET, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);
+  CHECK(outcome(&prog, [] {
+          int sv[2];
+          return errno_of(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
+        }) == 0);
+  const BpfProgram inet =
+      compile(SeccompDefault::kAllow, {}, {}, SeccompAction::kErrno, {.no_unix_sockets = true});
+  CHECK(outcome(&inet, [] { return errno_of(socket(AF_UNIX, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);
+  CHECK(outcome(&inet, [] { return errno_of(socket(AF_INET, SOCK_STREAM, 0)); }) == 0);
 }
 
 TEST_CASE("the kill action kills the process with SIGSYS and log lets the call through") {

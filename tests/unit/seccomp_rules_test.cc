@@ -52,11 +52,16 @@ bool one_comparison_per_argument(const ArgRule& r) {
 // Every combination the plan can ask for.
 std::vector<SeccompOptions> option_sets() {
   std::vector<SeccompOptions> out;
-  for (bool unix_only : {false, true}) {
-    out.push_back({.sockets_unix_only = unix_only});
-    out.push_back({.sockets_unix_only = unix_only, .guard_kill_group = true});
-    out.push_back(
-        {.sockets_unix_only = unix_only, .guard_kill_group = true, .guard_kill_all = true});
+  for (bool no_inet : {false, true}) {
+    for (bool no_unix : {false, true}) {
+      const SeccompOptions s{.no_inet_sockets = no_inet, .no_unix_sockets = no_unix};
+      out.push_back(s);
+      SeccompOptions g = s;
+      g.guard_kill_group = true;
+      out.push_back(g);
+      g.guard_kill_all = true;
+      out.push_back(g);
+    }
   }
   return out;
 }
@@ -65,12 +70,15 @@ TEST_CASE("every built-in argument filter's complement is exactly what its deny 
   for (const SeccompOptions& o : option_sets()) {
     for (const ArgFilter& f : baseline_arg_filters(o)) {
       CAPTURE(f.syscall);
-      CAPTURE(o.sockets_unix_only);
+      CAPTURE(o.no_inet_sockets);
+      CAPTURE(o.no_unix_sockets);
       CAPTURE(o.guard_kill_group);
       CAPTURE(o.guard_kill_all);
       CHECK(f.deny_errno > 0);
       CHECK_FALSE(f.deny.empty());
-      CHECK_FALSE(f.complement.empty());
+      // Only a filter that refuses every call has nothing left to allow.
+      const bool refuses_all = f.syscall == "socket" && o.no_inet_sockets && o.no_unix_sockets;
+      CHECK(f.complement.empty() == refuses_all);
       for (const auto* rules : {&f.deny, &f.complement}) {
         for (const ArgRule& r : *rules) CHECK(one_comparison_per_argument(r));
       }
@@ -103,7 +111,9 @@ const ArgFilter& filter_for(const std::vector<ArgFilter>& all, std::string_view 
 
 TEST_CASE("the built-in filters deny what the issue lists and allow ordinary calls") {
   const auto normal = baseline_arg_filters({});
-  const auto unix_only = baseline_arg_filters({.sockets_unix_only = true});
+  const auto unix_only = baseline_arg_filters({.no_inet_sockets = true});
+  const auto inet_only = baseline_arg_filters({.no_unix_sockets = true});
+  const auto no_sockets = baseline_arg_filters({.no_inet_sockets = true, .no_unix_sockets = true});
   const auto kill_group = baseline_arg_filters({.guard_kill_group = true});
   const auto kill_all = baseline_arg_filters({.guard_kill_group = true, .guard_kill_all = true});
   struct Row {
@@ -149,6 +159,16 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&unix_only, "socket", args0(AF_INET, SOCK_STREAM), true},
       {&unix_only, "socket", args0(AF_INET6, SOCK_STREAM), true},
       {&unix_only, "socket", args0(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), true},
+      {&inet_only, "socket", args0(AF_UNIX, SOCK_STREAM), true},
+      {&inet_only, "socket", args0(AF_UNIX, SOCK_DGRAM), true},
+      {&inet_only, "socket", args0(AF_INET, SOCK_STREAM), false},
+      {&inet_only, "socket", args0(AF_INET6, SOCK_DGRAM), false},
+      {&inet_only, "socket", args0(AF_NETLINK, SOCK_RAW, NETLINK_ROUTE), false},
+      {&inet_only, "socket", args0(AF_PACKET, SOCK_RAW), true},
+      {&no_sockets, "socket", args0(AF_UNIX, SOCK_STREAM), true},
+      {&no_sockets, "socket", args0(AF_INET, SOCK_STREAM), true},
+      {&no_sockets, "socket", args0(0), true},
+      {&no_sockets, "socketpair", args0(AF_UNIX, SOCK_STREAM), false},
       {&normal, "socketpair", args0(AF_UNIX, SOCK_STREAM), false},
       {&normal, "socketpair", args0(AF_INET, SOCK_STREAM), true},
       {&normal, "personality", args0(PER_LINUX), false},
