@@ -10,45 +10,22 @@ aj_setup
 require_userns
 
 PY=/usr/bin/python3
+probe=$(install_probe unixsock.py)
 sock=$RUN/host.sock
-listen='
-import os, socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.bind(sys.argv[1])
-os.chmod(sys.argv[1], 0o777)
-s.listen(16)
-open(sys.argv[2], "w").write("ready\n")
-while True:
-    c, _ = s.accept()
-    c.sendall(b"hello\n")
-    c.close()
-'
-start_bg "$PY" -c "$listen" "$sock" "$RUN/ready"
+start_bg "$PY" "$probe" listen "$sock" "$RUN/ready"
 wait_until 5 [ -s "$RUN/ready" ] || die "the unix socket listener did not start"
 
-connect='
-import errno, socket, sys
-try:
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(3)
-    s.connect(sys.argv[1])
-    print("HOST:" + s.recv(6).decode().strip())
-except OSError as e:
-    print("HOST:" + errno.errorcode.get(e.errno, str(e)))
-a, b = socket.socketpair()
-a.sendall(b"pair\n")
-print("PAIR:" + b.recv(5).decode().strip())'
-capture as_user "$PY" -c "$connect" "$sock"
-check_capture "control: the host's unix socket answers without the jail" out_has_line HOST:hello
+capture as_user "$PY" "$probe" connect "$sock"
+check_capture "control: the host's unix socket answers without the jail" out_has_line SOCK:hello
 
-capture jail -- "$PY" -c "$connect" "$sock"
+capture jail -- "$PY" "$probe" connect "$sock"
 check_capture "the jailed probe ran (exit 0)" rc_is 0
-check_capture "inside: the host's unix socket is unreachable" out_lacks HOST:hello
-check_capture "inside: ... the connect fails" out_has HOST:E
+check_capture "inside: the host's unix socket is unreachable" out_lacks SOCK:hello
+check_capture "inside: ... the connect fails" out_has SOCK:E
 check_capture "inside: socketpair still works" out_has_line PAIR:pair
 
-capture jail --net host -- "$PY" -c "$connect" "$sock"
-check_capture "--net host: the host's unix socket is unreachable" out_lacks HOST:hello
-check_capture "--net host: ... the connect fails" out_has HOST:E
+capture jail --net host -- "$PY" "$probe" connect "$sock"
+check_capture "--net host: the host's unix socket is unreachable" out_lacks SOCK:hello
+check_capture "--net host: ... the connect fails" out_has SOCK:E
 
 finish
