@@ -389,6 +389,10 @@ void end_session(const ChildSpec& spec) noexcept {
   if (!spec.user_namespace && ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) < 0)
     die(spec, ChildStage::kSetup, -1, errno);
 
+  // No controlling terminal: a session of the jail's own, so that kill(0)
+  // inside reaches the jail only.
+  if (spec.new_session && ::setsid() < 0) die(spec, ChildStage::kSetup, -1, errno);
+
   sigset_t all;
   ::sigfillset(&all);
   ::sigprocmask(SIG_BLOCK, &all, nullptr);

@@ -86,6 +86,7 @@ struct ChildSpec {
   int supervisor_fd = -1;  // the supervisor's end: closed first thing in the child
   bool user_namespace = true;
   bool new_netns = true;
+  bool new_session = false;  // setsid() before the command is forked
 
   // Filesystem view.
   const ChildMount* mounts = nullptr;

@@ -195,6 +195,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   spec.supervisor_fd = supervisor_end.get();
   spec.user_namespace = plan.user_namespace;
   spec.new_netns = plan.new_netns;
+  spec.new_session = plan.own_session;
   spec.mounts = storage.mounts.data();
   spec.mount_count = plan.user_namespace ? storage.mounts.size() : 0;
   spec.hostname = plan.hostname.c_str();

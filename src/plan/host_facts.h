@@ -21,6 +21,9 @@ struct HostFacts {
   int landlock_abi = 0;              // 0: Landlock unavailable
   std::string kernel_release;
   std::string terminal;  // the caller's terminal device (ttyname), if any
+  // The caller has a controlling terminal (/dev/tty opens): the jail stays in
+  // its terminal job. Without one it gets a session of its own.
+  bool controlling_terminal = true;
 };
 
 enum class FileKind { kMissing, kDirectory, kFile, kSymlink, kOther };

@@ -231,6 +231,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.net = policy.network.mode.value;
   plan.user_namespace = inputs.user_namespace;
   plan.new_netns = plan.user_namespace && plan.net != NetMode::kHost;
+  plan.own_session = !facts.controlling_terminal;
   if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
   check_journal_placement(plan, req, journal_dir, errors);
   if (plan.net == NetMode::kProxy)
@@ -270,12 +271,13 @@ SeccompOptions builtin_seccomp_options(const Plan& plan) {
   SeccompOptions o;
   o.no_inet_sockets = !plan.user_namespace && plan.net != NetMode::kHost;
   o.no_unix_sockets = !plan.user_namespace;
-  // The jail shares the caller's process group (its terminal job), so on a
-  // kernel whose Landlock cannot scope signals kill(0) would reach the caller.
-  o.guard_kill_group = (plan.landlock.scoped & landlock::kScopeSignal) == 0;
+  const bool unscoped = (plan.landlock.scoped & landlock::kScopeSignal) == 0;
+  // In the caller's process group (its terminal job), on a kernel whose
+  // Landlock cannot scope signals, kill(0) would reach the caller.
+  o.guard_kill_group = unscoped && !plan.own_session;
   // A PID namespace confines kill(-1) to the jail; without one it reaches
   // every process of the user.
-  o.guard_kill_all = o.guard_kill_group && !plan.user_namespace;
+  o.guard_kill_all = unscoped && !plan.user_namespace;
   return o;
 }
 

@@ -30,6 +30,10 @@ struct Plan {
   std::vector<ExpandedPath> hides;  // every requested hide, including moot ones
   NetMode net = NetMode::kNone;
   bool new_netns = true;  // false for --net host
+  // A session (and process group) of the jail's own: kill(0) inside reaches
+  // the jail only. Not with a controlling terminal, whose job control and ^C
+  // need the jail in the caller's foreground process group.
+  bool own_session = false;
   bool user_namespace = true;
   // Without a user namespace there is no tmpfs: a private home and /tmp are
   // directories under this session directory instead (created by the caller).

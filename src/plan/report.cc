@@ -140,10 +140,10 @@ class Builder {
         {"seccomp"}, "built in");
     const SeccompOptions guards = builtin_seccomp_options(plan_);
     if (guards.guard_kill_group)
-      add("syscalls",
-          guards.guard_kill_all
-              ? "denied: kill(0) and kill(-1) (no Landlock signal scoping, no PID namespace)"
-              : "denied: kill(0) (no Landlock signal scoping; your process group is shared)",
+      add("syscalls", "denied: kill(0) (no Landlock signal scoping; your process group is shared)",
+          {"seccomp"}, "built in");
+    if (guards.guard_kill_all)
+      add("syscalls", "denied: kill(-1) (no Landlock signal scoping, no PID namespace)",
           {"seccomp"}, "built in");
     add("capabilities", "none (all sets and the bounding set empty, no_new_privs)",
         {"capabilities", "no_new_privs"}, "built in");

@@ -68,11 +68,13 @@ ArgFilter socket_filter(const SeccompOptions& o) {
 
 // kill(0) signals the caller's process group, kill(-1) every process the
 // caller may signal. pid is an int: only the low 32 bits count.
-ArgFilter kill_filter(bool all_too) {
-  const std::uint32_t everyone = all_too ? 0xffffffffU : 0;
-  return {"kill", EPERM, rules_low32_either(0, 0, everyone), rules_low32_neither(0, 0, everyone),
-          all_too ? "kill(0) and kill(-1) refused (no Landlock signal scoping, no PID namespace)"
-                  : "kill(0) refused (no Landlock signal scoping; the process group is shared)"};
+ArgFilter kill_filter(bool group, bool all) {
+  const std::uint32_t a = group ? 0 : 0xffffffffU;
+  const std::uint32_t b = all ? 0xffffffffU : 0;
+  return {"kill", EPERM, rules_low32_either(0, a, b), rules_low32_neither(0, a, b),
+          group && all ? "kill(0) and kill(-1) refused (no Landlock signal scoping)"
+          : group      ? "kill(0) refused (no Landlock signal scoping; the process group is shared)"
+                       : "kill(-1) refused (no Landlock signal scoping, no PID namespace)"};
 }
 
 }  // namespace
@@ -184,7 +186,8 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   out.push_back({"personality", EPERM, rules_arg_outside(0, {0, kPersonalityQuery}),
                  rules_arg_in(0, {0, kPersonalityQuery}),
                  "only the default persona (PER_LINUX) and queries"});
-  if (options.guard_kill_group) out.push_back(kill_filter(options.guard_kill_all));
+  if (options.guard_kill_group || options.guard_kill_all)
+    out.push_back(kill_filter(options.guard_kill_group, options.guard_kill_all));
   return out;
 }
 

@@ -66,8 +66,8 @@ struct SeccompOptions {
   // the caller's process group: kill(0, sig) would reach the caller, its
   // script and the supervisor.
   bool guard_kill_group = false;
-  // ... and there is no PID namespace either: kill(-1, sig) would reach every
-  // process of the user.
+  // Landlock cannot keep signals inside the jail and there is no PID
+  // namespace: kill(-1, sig) would reach every process of the user.
   bool guard_kill_all = false;
 };
 

@@ -1,5 +1,6 @@
 #include "sys/host_probe.h"
 
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <pwd.h>
 #include <sys/random.h>
@@ -80,6 +81,9 @@ Result<HostFacts> probe_host(char** environ_ptr) {
     char name[PATH_MAX];
     if (::isatty(fd) && ::ttyname_r(fd, name, sizeof name) == 0) f.terminal = name;
   }
+  int tty = ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
+  f.controlling_terminal = tty >= 0;
+  if (tty >= 0) ::close(tty);
   struct utsname u;
   if (::uname(&u) == 0) f.kernel_release = u.release;
   return f;

@@ -268,23 +268,30 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
   struct Row {
     int abi;
     bool userns;
+    bool tty;  // a controlling terminal: the jail stays in the caller's process group
     bool group, all;
   };
   const Row rows[] = {
-      {7, true, false, false}, {6, true, false, false}, {6, false, false, false},
-      {5, true, true, false},  {2, true, true, false},  {0, true, true, false},
-      {5, false, true, true},  {0, false, true, true},
+      {7, true, true, false, false},  {6, true, true, false, false},
+      {6, false, true, false, false}, {5, true, true, true, false},
+      {2, true, true, true, false},   {0, true, true, true, false},
+      {5, false, true, true, true},   {0, false, true, true, true},
+      {7, true, false, false, false}, {5, true, false, false, false},
+      {5, false, false, false, true}, {0, false, false, false, true},
   };
   for (const Row& row : rows) {
     CAPTURE(row.abi);
     CAPTURE(row.userns);
+    CAPTURE(row.tty);
     HostFacts f = facts();
     f.landlock_abi = row.abi;
+    f.controlling_terminal = row.tty;
     PlanInputs in;
     in.argv = {"sh"};
     in.user_namespace = row.userns;
     PlanResult r = build_plan(policy(), f, disk(), in);
     REQUIRE(r.plan);
+    CHECK(r.plan->own_session == !row.tty);
     const SeccompOptions o = builtin_seccomp_options(*r.plan);
     CHECK(o.guard_kill_group == row.group);
     CHECK(o.guard_kill_all == row.all);

@@ -54,13 +54,14 @@ std::vector<SeccompOptions> option_sets() {
   std::vector<SeccompOptions> out;
   for (bool no_inet : {false, true}) {
     for (bool no_unix : {false, true}) {
-      const SeccompOptions s{.no_inet_sockets = no_inet, .no_unix_sockets = no_unix};
-      out.push_back(s);
-      SeccompOptions g = s;
-      g.guard_kill_group = true;
-      out.push_back(g);
-      g.guard_kill_all = true;
-      out.push_back(g);
+      for (bool group : {false, true}) {
+        for (bool all : {false, true}) {
+          out.push_back({.no_inet_sockets = no_inet,
+                         .no_unix_sockets = no_unix,
+                         .guard_kill_group = group,
+                         .guard_kill_all = all});
+        }
+      }
     }
   }
   return out;
@@ -116,6 +117,7 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
   const auto no_sockets = baseline_arg_filters({.no_inet_sockets = true, .no_unix_sockets = true});
   const auto kill_group = baseline_arg_filters({.guard_kill_group = true});
   const auto kill_all = baseline_arg_filters({.guard_kill_group = true, .guard_kill_all = true});
+  const auto kill_minus1 = baseline_arg_filters({.guard_kill_all = true});
   struct Row {
     const std::vector<ArgFilter>* filters;
     const char* syscall;
@@ -192,6 +194,10 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&kill_all, "kill", args0(0x1ffffffffULL, SIGKILL), true},
       {&kill_all, "kill", args0(0xfffffffeULL, SIGKILL), false},
       {&kill_all, "kill", args0(4242, SIGTERM), false},
+      {&kill_minus1, "kill", args0(0xffffffffULL, SIGKILL), true},  // own session: 0 is fine
+      {&kill_minus1, "kill", args0(~0ULL, SIGKILL), true},
+      {&kill_minus1, "kill", args0(0, SIGTERM), false},
+      {&kill_minus1, "kill", args0(4242, SIGTERM), false},
   };
   for (const Row& r : rows) {
     CAPTURE(r.syscall);
@@ -207,7 +213,7 @@ TEST_CASE("kill is filtered only when the plan asks for a guard") {
   for (const SeccompOptions& o : option_sets()) {
     bool has_kill = false;
     for (const ArgFilter& f : baseline_arg_filters(o)) has_kill = has_kill || f.syscall == "kill";
-    CHECK(has_kill == o.guard_kill_group);
+    CHECK(has_kill == (o.guard_kill_group || o.guard_kill_all));
   }
 }
 
