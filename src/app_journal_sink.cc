@@ -41,11 +41,7 @@ void JournalSink::emit(JournalEvent e) {
     const std::string size = format_size(settings_.max_size);
     log::error("journal: {} written, its [journal] max_size ({}): stopping the session", size,
                settings_.max_size_rule);
-    JournalEvent limit("limit");
-    limit.deny("supervisor", settings_.max_size_rule);
-    limit.set("limit", "journal_size");
-    limit.set("value", size);
-    emit(std::move(limit));
+    emit_limit("supervisor", settings_.max_size_rule, "journal_size", size);
   }
 }
 
@@ -125,8 +121,13 @@ void JournalSink::signal_forwarded(int sig, bool escalated) {
 }
 
 void JournalSink::limit_hit(const std::string& which, const std::string& value) {
+  emit_limit(which == "wall_time" ? "supervisor" : "cgroup", "[limits] " + which, which, value);
+}
+
+void JournalSink::emit_limit(const std::string& layer, const std::string& rule,
+                             const std::string& which, const std::string& value) {
   JournalEvent e("limit");
-  e.deny(which == "wall_time" ? "supervisor" : "cgroup", "[limits] " + which);
+  e.deny(layer, rule);
   e.set("limit", which);
   e.set("value", value);
   emit(std::move(e));

@@ -58,6 +58,8 @@ class JournalSink final : public EventSink {
 
  private:
   void emit(JournalEvent e);
+  void emit_limit(const std::string& layer, const std::string& rule, const std::string& which,
+                  const std::string& value);
 
   JournalWriter writer_;
   JournalSettings settings_;

@@ -271,9 +271,8 @@ void hint_host_command(const Plan& plan, const ChildReport& failure) {
   if (failure.stage != ChildStage::kExec || failure.err != ENOENT || plan.argv.empty()) return;
   const std::string& cmd = plan.argv[0];
   if (cmd.empty() || cmd.find('/') != std::string::npos) return;
-  std::string path;
-  for (const auto& e : plan.env)
-    if (e.rfind("PATH=", 0) == 0) path = e.substr(5);
+  std::string path = env_value(plan.env, "PATH");
+  if (path.empty()) path = kDefaultSearchPath;
   for (std::size_t start = 0; start <= path.size();) {
     std::size_t end = path.find(':', start);
     if (end == std::string::npos) end = path.size();

@@ -32,6 +32,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "base/digits.h"
 #include "base/exit_codes.h"
 #include "launch/child_mounts.h"
 #include "launch/child_spec.h"
@@ -171,7 +172,7 @@ int exec_command(const ChildSpec& spec) noexcept {
     ::execve(file, spec.argv, spec.envp);
     return errno;
   }
-  const char* path = spec.path_search ? spec.path_search : "/usr/local/bin:/usr/bin:/bin";
+  const char* path = spec.path_search ? spec.path_search : kDefaultSearchPath;
   int best = ENOENT;
   char buf[PATH_MAX];
   std::size_t flen = std::strlen(file);
@@ -256,13 +257,9 @@ int exec_command(const ChildSpec& spec) noexcept {
 // Reads the pids in /proc/self/task/<tid>/children into pids; returns count.
 int read_children(pid_t* pids, int max) noexcept {
   char path[64] = "/proc/self/task/";
-  char num[16];
-  int n = 0;
-  for (pid_t t = static_cast<pid_t>(::syscall(SYS_gettid)); t > 0; t /= 10)
-    num[n++] = static_cast<char>('0' + t % 10);
-  std::size_t len = std::strlen(path);
-  while (n) path[len++] = num[--n];
-  std::memcpy(path + len, "/children", 10);
+  char* end =
+      write_unsigned(path + std::strlen(path), static_cast<std::uint64_t>(::syscall(SYS_gettid)));
+  std::memcpy(end, "/children", 10);
   int fd = ::open(path, O_RDONLY | O_CLOEXEC);
   if (fd < 0) return 0;
   char buf[4096];

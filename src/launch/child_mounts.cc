@@ -17,6 +17,7 @@
 #include <climits>
 #include <cstring>
 
+#include "base/digits.h"
 #include "sys/mount_api.h"
 
 namespace aj {
@@ -41,25 +42,12 @@ struct Fd {
   }
 };
 
-// Writes `mode` as octal into buf (at least 8 bytes).
-void octal(unsigned mode, char* buf) {
-  char tmp[8];
-  int n = 0;
-  do {
-    tmp[n++] = static_cast<char>('0' + (mode & 7));
-    mode >>= 3;
-  } while (mode && n < 7);
-  int i = 0;
-  while (n) buf[i++] = tmp[--n];
-  buf[i] = '\0';
-}
-
 // A new detached tmpfs mount; returns its fd or -1.
 int make_tmpfs(unsigned mode, unsigned attrs) noexcept {
   Fd ctx(sys::fsopen("tmpfs", FSOPEN_CLOEXEC));
   if (ctx.fd < 0) return -1;
-  char m[8];
-  octal(mode, m);
+  char m[24];
+  write_unsigned(m, mode, 8);
   if (sys::fsconfig(ctx.fd, FSCONFIG_SET_STRING, "mode", m, 0) < 0) return -1;
   if (sys::fsconfig(ctx.fd, FSCONFIG_CMD_CREATE, nullptr, nullptr, 0) < 0) return -1;
   return sys::fsmount(ctx.fd, FSMOUNT_CLOEXEC, attrs);
@@ -214,13 +202,7 @@ int optional_target_missing(const ChildMount& m, int rootfd) noexcept {
 // rename between two of them fails (EXDEV), so none reaches another.
 int private_dir_mount(int staging_fd, std::size_t index, unsigned mode) noexcept {
   char name[24] = "t";
-  char digits[20];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + index % 10);
-    index /= 10;
-  } while (index);
-  for (int i = 1; n;) name[i++] = digits[--n];
+  write_unsigned(name + 1, index);
   if (::mkdirat(staging_fd, name, 0700) < 0) return -1;
   // mkdirat applies the umask: set the mode exactly (sticky /tmp: 01777).
   if (::fchmodat(staging_fd, name, mode, 0) < 0) return -1;

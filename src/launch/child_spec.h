@@ -80,6 +80,10 @@ struct SeccompHandoffHeader {
 constexpr std::uint32_t kSeccompHandoffMagic = 0x616a7366;  // "ajsf"
 constexpr std::size_t kMaxSeccompInsns = 4096;              // BPF_MAXINSNS
 
+// Where a command without a slash is looked for when the environment has no
+// PATH (as execvp does).
+inline constexpr const char* kDefaultSearchPath = "/usr/local/bin:/usr/bin:/bin";
+
 struct ChildSpec {
   // Sockets and flags.
   int status_fd = -1;      // our end of the socketpair to the supervisor

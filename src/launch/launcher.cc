@@ -14,6 +14,7 @@
 
 #include "base/exit_codes.h"
 #include "base/unique_fd.h"
+#include "plan/env_plan.h"
 #include "supervise/supervisor.h"
 
 namespace aj {
@@ -34,11 +35,9 @@ void flatten(const Plan& plan, SpecStorage& st) {
   }
   for (const auto& a : plan.argv) st.argv.push_back(const_cast<char*>(a.c_str()));
   st.argv.push_back(nullptr);
-  for (const auto& e : plan.env) {
-    st.envp.push_back(const_cast<char*>(e.c_str()));
-    if (e.rfind("PATH=", 0) == 0) st.path_search = e.substr(5);
-  }
+  for (const auto& e : plan.env) st.envp.push_back(const_cast<char*>(e.c_str()));
   st.envp.push_back(nullptr);
+  st.path_search = env_value(plan.env, "PATH");
 }
 
 Result<void> write_file(const std::string& path, const std::string& content) {

@@ -90,6 +90,13 @@ bool env_glob_match(std::string_view glob, std::string_view name) {
   return g == glob.size();
 }
 
+std::string env_value(const std::vector<std::string>& entries, std::string_view name) {
+  for (const auto& e : entries)
+    if (e.size() > name.size() && e.compare(0, name.size(), name) == 0 && e[name.size()] == '=')
+      return e.substr(name.size() + 1);
+  return {};
+}
+
 bool env_name_looks_secret(std::string_view name) {
   const std::string up = upper(name);
   for (std::string_view ok : kNotSecret) {

@@ -31,6 +31,9 @@ struct EnvPlan {
 EnvPlan build_env(const EnvironmentPolicy& policy, const std::vector<std::string>& host_environ,
                   std::string_view session_id, const std::map<std::string, std::string>& forced);
 
+// The value of NAME among "NAME=VALUE" entries; empty when it is not there.
+std::string env_value(const std::vector<std::string>& entries, std::string_view name);
+
 // Whether a variable name looks like it holds a credential (case-insensitive).
 bool env_name_looks_secret(std::string_view name);
 

@@ -15,7 +15,7 @@ std::string format_plan(const Plan& plan) {
   std::string network = "host";
   if (plan.new_netns)
     network = fmt::format("{} (own namespace, loopback only)", to_string(plan.net));
-  else if (!plan.user_namespace && plan.net != NetMode::kHost)
+  else if (builtin_seccomp_options(plan).no_inet_sockets)
     network = fmt::format("{} (no namespace: no sockets, socketpair only)", to_string(plan.net));
   line("network", network);
   line("ids", fmt::format("uid {} gid {} (mapped to themselves)", plan.uid, plan.gid));

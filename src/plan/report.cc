@@ -106,16 +106,17 @@ class Builder {
   void network() {
     const auto& n = policy_.network;
     std::string w = where_of(n.mode.where);
+    const SeccompOptions builtin = builtin_seccomp_options(plan_);
     if (plan_.new_netns)
       add("network", fmt::format("{}: loopback only", to_string(plan_.net)),
           {"network namespace (no interfaces but lo)"}, w);
-    else if (!plan_.user_namespace && plan_.net != NetMode::kHost)
+    else if (builtin.no_inet_sockets)
       add("network", fmt::format("{}: no sockets (socketpair only)", to_string(plan_.net)),
           {"seccomp (socket families)", landlock()}, w,
           "no network namespace: the host's network is closed by seccomp, not hidden");
     else
       add("network", "host network", {}, w, "not restricted: the host's network is shared");
-    if (!plan_.user_namespace)
+    if (builtin.no_unix_sockets)
       add("unix sockets", "none (socketpair only)", {"seccomp (socket families)"}, "built in",
           "no mount or network namespace would hide the host's (D-Bus, docker.sock, X11), and "
           "Landlock does not govern connect()");

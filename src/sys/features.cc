@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "base/digits.h"
 #include "sys/cgroup.h"
 #include "sys/landlock.h"
 #include "sys/mount_api.h"
@@ -77,17 +78,10 @@ constexpr int kOverlayNeededUserxattr = 1;
 
 // "<n> <n> 1\n" into buf (at least 32 bytes), no allocation.
 void id_map_line(unsigned id, char* buf) {
-  char digits[12];
-  int n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + id % 10);
-    id /= 10;
-  } while (id != 0);
-  char* p = buf;
-  for (int round = 0; round < 2; ++round) {
-    for (int i = n - 1; i >= 0; --i) *p++ = digits[i];
-    *p++ = ' ';
-  }
+  char* p = write_unsigned(buf, id);
+  *p++ = ' ';
+  p = write_unsigned(p, id);
+  *p++ = ' ';
   *p++ = '1';
   *p++ = '\n';
   *p = '\0';

@@ -9,10 +9,9 @@ aj_setup
 require_userns
 
 PY=/usr/bin/python3
-probe=$(install_probe unixsock.py)
 addr=@aj-itest-$(unique_token)
-start_bg "$PY" "$probe" listen "$addr" "$RUN/ready"
-wait_until 5 [ -s "$RUN/ready" ] || die "the abstract listener did not start"
+start_unix_listener "$addr"
+probe=$UNIXSOCK
 
 capture as_user "$PY" "$probe" connect "$addr"
 check_capture "control: the host's abstract socket answers without the jail" out_has_line SOCK:hello

@@ -10,10 +10,9 @@ aj_setup
 require_userns
 
 PY=/usr/bin/python3
-probe=$(install_probe unixsock.py)
 sock=$RUN/host.sock
-start_bg "$PY" "$probe" listen "$sock" "$RUN/ready"
-wait_until 5 [ -s "$RUN/ready" ] || die "the unix socket listener did not start"
+start_unix_listener "$sock"
+probe=$UNIXSOCK
 
 capture as_user "$PY" "$probe" connect "$sock"
 check_capture "control: the host's unix socket answers without the jail" out_has_line SOCK:hello

@@ -316,6 +316,16 @@ install_probe() {
   printf '%s\n' "$WS/.probe/$1"
 }
 
+# start_unix_listener ADDR: probe/unixsock.py serving "hello" at ADDR (a
+# path, or @name for an abstract socket) on the host, as the test user, until
+# the test ends. Sets UNIXSOCK to the probe (its `connect ADDR` is the client).
+start_unix_listener() {
+  UNIXSOCK=$(install_probe unixsock.py)
+  rm -f "$RUN/unixsock.ready"
+  start_bg /usr/bin/python3 "$UNIXSOCK" listen "$1" "$RUN/unixsock.ready"
+  wait_until 5 [ -s "$RUN/unixsock.ready" ] || die "the unix socket listener at $1 did not start"
+}
+
 # A unique token for markers (argv of daemons, bait contents).
 unique_token() { printf '%s%05d%05d' "$$" "$RANDOM" "$RANDOM"; }
 

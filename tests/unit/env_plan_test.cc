@@ -208,4 +208,13 @@ TEST_CASE("an empty policy leaves only the agentjail markers") {
   CHECK(plan.entries == std::vector<std::string>{"AGENTJAIL=1", "AGENTJAIL_SESSION=abc"});
 }
 
+TEST_CASE("env_value finds a variable by its whole name") {
+  const std::vector<std::string> env = {"PATHX=/no", "PATH=/usr/bin:/bin", "EMPTY=", "HOME=/h"};
+  CHECK(env_value(env, "PATH") == "/usr/bin:/bin");
+  CHECK(env_value(env, "HOME") == "/h");
+  CHECK(env_value(env, "EMPTY").empty());
+  CHECK(env_value(env, "PAT").empty());
+  CHECK(env_value(env, "TERM").empty());
+}
+
 }  // namespace aj

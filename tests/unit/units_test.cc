@@ -2,6 +2,11 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <string>
+
+#include "base/digits.h"
+
 namespace aj {
 
 TEST_CASE("sizes accept binary suffixes") {
@@ -52,6 +57,26 @@ TEST_CASE("sizes and durations format back compactly") {
   CHECK(format_duration_ms(7200000) == "2h");
   CHECK(format_duration_ms(90000) == "90s");
   CHECK(format_duration_ms(250) == "250ms");
+}
+
+TEST_CASE("write_unsigned writes decimal and octal, NUL-terminated, and returns the end") {
+  char buf[32];
+  struct Row {
+    std::uint64_t v;
+    unsigned base;
+    const char* want;
+  };
+  for (const Row& r :
+       {Row{0, 10, "0"}, Row{7, 10, "7"}, Row{10, 10, "10"}, Row{4294967295ULL, 10, "4294967295"},
+        Row{18446744073709551615ULL, 10, "18446744073709551615"}, Row{0, 8, "0"},
+        Row{01777, 8, "1777"}, Row{0755, 8, "755"},
+        Row{18446744073709551615ULL, 8, "1777777777777777777777"}}) {
+    CAPTURE(r.want);
+    char* end = write_unsigned(buf, r.v, r.base);
+    CHECK(std::string(buf) == r.want);
+    CHECK(end == buf + std::string(r.want).size());
+    CHECK(*end == '\0');
+  }
 }
 
 }  // namespace aj
