@@ -45,12 +45,15 @@ ArgFilter socket_filter(const SeccompOptions& o) {
     // protocols (audit, netfilter, uevents, ...) reach far more kernel code.
     families.push_back(AF_NETLINK);
   }
-  f.why = o.no_unix_sockets
-              ? (o.no_inet_sockets ? "no sockets (socketpair only): no user namespace, --net none"
-                                   : "only AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE "
-                                     "(no user namespace: no AF_UNIX)")
-          : o.no_inet_sockets ? "only AF_UNIX sockets"
-                              : "only AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE";
+  if (o.no_unix_sockets && o.no_inet_sockets)
+    f.why = "no sockets (socketpair only): no user namespace, --net none";
+  else if (o.no_unix_sockets)
+    f.why =
+        "only AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE (no user namespace: no AF_UNIX)";
+  else if (o.no_inet_sockets)
+    f.why = "only AF_UNIX sockets";
+  else
+    f.why = "only AF_UNIX, AF_INET, AF_INET6 and AF_NETLINK with NETLINK_ROUTE";
   f.deny = rules_arg_outside(0, families);
   f.complement = rules_arg_in(0, families);
   if (!o.no_inet_sockets) {
