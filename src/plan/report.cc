@@ -137,7 +137,8 @@ class Builder {
         s.default_action ? where_of(s.default_action->where) : "built in");
     add("syscalls",
         "always denied: namespace creation, TIOCSTI/TIOCLINUX, non-native ABIs (killed), "
-        "socket families other than unix/inet/inet6/netlink-route",
+        "socket families other than unix/inet/inet6/netlink-route, set-user-ID and "
+        "set-group-ID file modes (chmod, open, creat, mknod; openat2 answers ENOSYS)",
         {"seccomp"}, "built in");
     const SeccompOptions guards = builtin_seccomp_options(plan_);
     if (guards.guard_kill_group)

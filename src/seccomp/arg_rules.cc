@@ -1,10 +1,12 @@
 #include "seccomp/arg_rules.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <bit>
@@ -27,6 +29,16 @@ constexpr std::uint64_t kUnshareNamespaceFlags = kCloneNamespaceFlags | CLONE_NE
 // Everything else (ADDR_NO_RANDOMIZE, READ_IMPLIES_EXEC, other ABIs) changes
 // how exec'd programs are laid out.
 constexpr std::uint64_t kPersonalityQuery = 0xffffffffULL;
+
+// Set-user-ID and set-group-ID bits. A file the command makes set-ID outlives
+// the session and later runs, for whoever executes it, as the invoker: as root
+// when root started the jail. Neither Landlock nor the mounts govern modes.
+constexpr std::uint64_t kSetIdBits = S_ISUID | S_ISGID;
+// The open flags that make the kernel use the mode argument: O_CREAT and the
+// kernel's own __O_TMPFILE bit (glibc's __O_TMPFILE also holds O_DIRECTORY).
+constexpr std::uint64_t kKernelTmpfileBit = 020000000;
+constexpr std::uint64_t kModeUsingOpenFlags = O_CREAT | kKernelTmpfileBit;
+constexpr std::string_view kNoSetIdWhy = "no set-user-ID or set-group-ID bits on files";
 
 ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~std::uint64_t{0}) {
   return ArgCmp{arg, op, datum, mask};
@@ -78,6 +90,26 @@ ArgFilter kill_filter(bool group, bool all) {
           group && all ? "kill(0) and kill(-1) refused (no Landlock signal scoping)"
           : group      ? "kill(0) refused (no Landlock signal scoping; the process group is shared)"
                        : "kill(-1) refused (no Landlock signal scoping, no PID namespace)"};
+}
+
+// chmod(2) and friends, mknod(2): refused when the mode holds a set-ID bit.
+ArgFilter setid_mode_filter(std::string_view syscall, unsigned mode_arg) {
+  return {syscall, EPERM, rules_any_bit(mode_arg, kSetIdBits), rules_no_bit(mode_arg, kSetIdBits),
+          kNoSetIdWhy};
+}
+
+// open(2), openat(2): refused when the flags create a file (so the kernel uses
+// the mode) and the mode holds a set-ID bit.
+ArgFilter setid_open_filter(std::string_view syscall, unsigned flags_arg, unsigned mode_arg) {
+  ArgFilter f{syscall, EPERM, {}, {}, kNoSetIdWhy};
+  for (const ArgRule& flag : rules_any_bit(flags_arg, kModeUsingOpenFlags)) {
+    for (const ArgRule& mode : rules_any_bit(mode_arg, kSetIdBits)) {
+      f.deny.push_back({{flag.all_of[0], mode.all_of[0]}});
+    }
+  }
+  f.complement = rules_no_bit(flags_arg, kModeUsingOpenFlags);
+  for (const ArgRule& r : rules_no_bit(mode_arg, kSetIdBits)) f.complement.push_back(r);
+  return f;
 }
 
 }  // namespace
@@ -189,6 +221,17 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   out.push_back({"personality", EPERM, rules_arg_outside(0, {0, kPersonalityQuery}),
                  rules_arg_in(0, {0, kPersonalityQuery}),
                  "only the default persona (PER_LINUX) and queries"});
+  for (auto [syscall, mode_arg] : {std::pair{"chmod", 1U},
+                                   {"fchmod", 1U},
+                                   {"fchmodat", 2U},
+                                   {"fchmodat2", 2U},
+                                   {"creat", 1U},
+                                   {"mknod", 1U},
+                                   {"mknodat", 2U}}) {
+    out.push_back(setid_mode_filter(syscall, mode_arg));
+  }
+  out.push_back(setid_open_filter("open", 1, 2));
+  out.push_back(setid_open_filter("openat", 2, 3));
   if (options.guard_kill_group || options.guard_kill_all)
     out.push_back(kill_filter(options.guard_kill_group, options.guard_kill_all));
   return out;
@@ -203,6 +246,10 @@ const std::vector<FixedRule>& baseline_fixed_rules() {
       // glibc fall back to clone(), whose flags the filter checks.
       {"clone3", ENOSYS, "answered with ENOSYS so libc falls back to clone"},
       {"setns", EPERM, "joining other namespaces denied"},
+      // openat2 passes its flags and mode in a struct a filter cannot read, so
+      // a set-ID mode could not be refused; ENOSYS, as from a kernel before
+      // 5.6, makes libraries fall back to openat, whose mode the filter checks.
+      {"openat2", ENOSYS, "answered with ENOSYS so callers fall back to openat"},
   };
   return rules;
 }

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <linux/openat2.h>
 #include <linux/seccomp.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -99,6 +100,14 @@ std::string describe_syscall_args(const std::string& name, const std::uint64_t a
     return fmt::format("family={}({}) type={} protocol={}", fam, a[0], a[1], a[2]);
   }
   if (name == "clone" || name == "unshare") return fmt::format("flags=0x{:x}", a[0]);
+  if (name == "chmod" || name == "fchmod" || name == "creat" || name == "mknod")
+    return fmt::format("mode=0{:o}", a[1] & 0xffff);
+  if (name == "fchmodat" || name == "fchmodat2" || name == "mknodat")
+    return fmt::format("mode=0{:o}", a[2] & 0xffff);
+  if (name == "open")
+    return fmt::format("flags=0{:o} mode=0{:o}", a[1] & 0xffffffff, a[2] & 0xffff);
+  if (name == "openat")
+    return fmt::format("flags=0{:o} mode=0{:o}", a[2] & 0xffffffff, a[3] & 0xffff);
   if (name == "ptrace") return fmt::format("request={} pid={}", a[0], static_cast<int>(a[1]));
   if (name == "kill" || name == "tkill")
     return fmt::format("pid={} sig={}", static_cast<int>(a[0]), a[1]);
@@ -146,12 +155,21 @@ bool NotifyHandler::handle_one() {
   const int pid = static_cast<int>(req->pid);
   const bool is_exec = data.nr == SYS_execve || data.nr == SYS_execveat;
 
-  if (is_journaled_refusal(verdict)) {
+  // Calls notified before the enforcing program ran (execs, trace mode's
+  // opens) get its answer first: continuing them must never skip a refusal.
+  const std::uint32_t action = verdict & SECCOMP_RET_ACTION_FULL;
+  if (action == SECCOMP_RET_ERRNO) {
     int err = static_cast<int>(verdict & SECCOMP_RET_DATA);
     resp->error = -err;
     resp->flags = 0;
     std::string name = seccomp_syscall_name(data.nr);
-    if (sink_) sink_->syscall_denied(pid, name, describe_syscall_args(name, data.args), err);
+    if (sink_ && is_journaled_refusal(verdict))
+      sink_->syscall_denied(pid, name, describe_syscall_args(name, data.args), err);
+  } else if (action == SECCOMP_RET_KILL_PROCESS || action == SECCOMP_RET_KILL_THREAD) {
+    // The profile's kill action: the whole process, as seccomp would.
+    if (::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0) ::kill(pid, SIGKILL);
+    resp->error = -EPERM;
+    resp->flags = 0;
   } else if (is_exec) {
     Remote mem(pid);
     bool at = data.nr == SYS_execveat;

@@ -149,7 +149,7 @@ TEST_CASE("other architectures and x32 syscall numbers kill the process") {
   }
 }
 
-// How the profile treats the six syscalls that carry built-in argument filters.
+// How the profile treats the syscalls that carry built-in argument filters.
 struct Mode {
   const char* name;
   SeccompPolicy policy;
@@ -157,20 +157,21 @@ struct Mode {
 };
 
 std::vector<Mode> modes() {
-  const std::vector<std::string> six = {"ioctl",  "clone",      "unshare",
-                                        "socket", "socketpair", "personality"};
+  std::vector<std::string> filtered;
+  for (const ArgFilter& f : baseline_arg_filters({})) filtered.emplace_back(f.syscall);
   return {
       {"default allow", policy(SeccompDefault::kAllow, kDenyGroups, {}), kAllow},
       {"default deny, allowlisted", policy(SeccompDefault::kDeny, {}, {"@default"}), kAllow},
       {"default deny (kill), allowlisted",
        policy(SeccompDefault::kDeny, {}, {"@default"}, SeccompAction::kKill), kAllow},
       {"default allow, denied with log",
-       policy(SeccompDefault::kAllow, six, {}, SeccompAction::kLog), kLog},
+       policy(SeccompDefault::kAllow, filtered, {}, SeccompAction::kLog), kLog},
       {"default deny with log", policy(SeccompDefault::kDeny, {}, {}, SeccompAction::kLog), kLog},
       {"default deny (log), allowlisted",
        policy(SeccompDefault::kDeny, {}, {"@default"}, SeccompAction::kLog), kAllow},
       {"default allow, denied with errno",
-       policy(SeccompDefault::kAllow, six, {}, SeccompAction::kErrno, EACCES), errno_ret(EACCES)},
+       policy(SeccompDefault::kAllow, filtered, {}, SeccompAction::kErrno, EACCES),
+       errno_ret(EACCES)},
       {"default deny, not allowlisted", policy(SeccompDefault::kDeny, {}, {"@signal"}),
        errno_ret(EPERM)},
   };
@@ -211,18 +212,20 @@ TEST_CASE("the built-in argument filters hold in every profile mode, as the rule
       CAPTURE(f.syscall);
       const int nr = nr_of(f.syscall);
       for (std::uint64_t a : sample_values()) {
-        for (std::uint64_t b : {0ULL, 2ULL, 0x5412ULL, 15ULL}) {
+        for (std::uint64_t b : {0ULL, 2ULL, 0x5412ULL, 15ULL, 0x41ULL, 04755ULL}) {
           for (const SyscallArgs& args :
-               {SyscallArgs{a, b, b, 0, 0, 0}, SyscallArgs{b, a, b, 0, 0, 0},
-                SyscallArgs{b, b, a, 0, 0, 0}}) {
+               {SyscallArgs{a, b, b, b, 0, 0}, SyscallArgs{b, a, b, b, 0, 0},
+                SyscallArgs{b, b, a, b, 0, 0}, SyscallArgs{b, b, b, a, 0, 0},
+                SyscallArgs{b, b, a, a, 0, 0}}) {
             const bool refused = any_matches(f.deny, args);
             const bool rest_denies = m.rest != kAllow && m.rest != kLog;
             const std::uint32_t want = rest_denies ? m.rest
                                        : refused   ? errno_ret(f.deny_errno)
                                                    : m.rest;
             if (decide(prog, nr, args) != want) {
-              FAIL(f.syscall << "(" << args[0] << ", " << args[1] << ", " << args[2]
-                             << ") answered " << decide(prog, nr, args) << ", want " << want);
+              FAIL(f.syscall << "(" << args[0] << ", " << args[1] << ", " << args[2] << ", "
+                             << args[3] << ") answered " << decide(prog, nr, args) << ", want "
+                             << want);
             }
           }
         }

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <linux/keyctl.h>
 #include <linux/netlink.h>
+#include <linux/openat2.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -13,6 +14,7 @@
 #include <sys/personality.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -109,6 +111,19 @@ int pipe_fd() {
   return fds[0];
 }
 
+// Runs op on a fresh file in /tmp (its path and a descriptor), then removes
+// the file; returns op's errno.
+int on_scratch_file(const std::function<long(const char*, int)>& op) {
+  char path[] = "/tmp/aj-seccomp-test-XXXXXX";
+  const int fd = mkstemp(path);
+  if (fd < 0) return 248;
+  const int err = errno_of(op(path, fd));
+  unlink(path);
+  return err;
+}
+
+constexpr long kFchmodat2 = 452;  // Linux 6.6; not in every libc's headers
+
 // Set above the low 32 bits the kernel reads, to try to slip past the filter.
 constexpr unsigned long kHigh = 1UL << 32;
 
@@ -173,7 +188,71 @@ std::vector<Probe> probes() {
        EAFNOSUPPORT, true},
       {"personality(ADDR_NO_RANDOMIZE)",
        [] { return errno_of(syscall(SYS_personality, ADDR_NO_RANDOMIZE)); }, EPERM, true},
+      // Set-ID files outlive the session (a setuid-root shell left behind).
+      {"chmod(S_ISUID)",
+       [] { return on_scratch_file([](auto p, int) { return chmod(p, 04755); }); }, EPERM, true},
+      {"fchmod(S_ISGID)",
+       [] { return on_scratch_file([](auto, int fd) { return fchmod(fd, 02755); }); }, EPERM, true},
+      {"fchmodat(S_ISUID | 1 << 32)",
+       [] {
+         return on_scratch_file(
+             [](auto p, int) { return syscall(SYS_fchmodat, AT_FDCWD, p, 04755 | kHigh); });
+       },
+       EPERM, true},
+      {"fchmodat2(S_ISUID)",
+       [] {
+         return on_scratch_file(
+             [](auto p, int) { return syscall(kFchmodat2, AT_FDCWD, p, 04755, 0); });
+       },
+       EPERM, false},  // no control: older kernels answer ENOSYS
+      {"open(O_CREAT, S_ISUID)",
+       [] {
+         return on_scratch_file([](auto p, int) {
+           unlink(p);
+           return syscall(SYS_open, p, O_CREAT | O_WRONLY | O_CLOEXEC, 04755);
+         });
+       },
+       EPERM, true},
+      {"openat(O_TMPFILE, S_ISGID)",
+       [] { return errno_of(syscall(SYS_openat, AT_FDCWD, "/tmp", O_TMPFILE | O_WRONLY, 02700)); },
+       EPERM, true},
+      {"creat(S_ISUID)",
+       [] {
+         return on_scratch_file([](auto p, int) {
+           unlink(p);
+           return syscall(SYS_creat, p, 04700);
+         });
+       },
+       EPERM, true},
+      {"mknod(S_IFREG | S_ISUID)",
+       [] {
+         return on_scratch_file([](auto p, int) {
+           unlink(p);
+           return mknod(p, S_IFREG | 04700, 0);
+         });
+       },
+       EPERM, true},
+      {"openat2",
+       [] {
+         struct open_how how = {.flags = O_RDONLY | O_CLOEXEC, .mode = 0, .resolve = 0};
+         return errno_of(syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof how));
+       },
+       ENOSYS, true},
       // What must keep working.
+      {"chmod(0600)", [] { return on_scratch_file([](auto p, int) { return chmod(p, 0600); }); }, 0,
+       false},
+      {"chmod(01700) (sticky)",
+       [] { return on_scratch_file([](auto p, int) { return chmod(p, 01700); }); }, 0, false},
+      {"open(O_CREAT, 0600)",
+       [] {
+         return on_scratch_file([](auto p, int) {
+           unlink(p);
+           return syscall(SYS_open, p, O_CREAT | O_WRONLY | O_CLOEXEC, 0600);
+         });
+       },
+       0, false},
+      {"open(O_RDONLY) with a stray S_ISUID mode (ignored by the kernel)",
+       [] { return errno_of(syscall(SYS_open, "/", O_RDONLY | O_CLOEXEC, 04755)); }, 0, false},
       {"getpid", [] { return errno_of(getpid()); }, 0, false},
       {"socket(AF_INET)", [] { return errno_of(socket(AF_INET, SOCK_STREAM, 0)); }, 0, false},
       {"socket(AF_INET6)", [] { return errno_of(socket(AF_INET6, SOCK_DGRAM, 0)); }, 0, false},

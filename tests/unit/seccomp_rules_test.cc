@@ -4,12 +4,14 @@
 // different actions.
 #include <doctest/doctest.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 
 #include <random>
 #include <set>
@@ -19,8 +21,9 @@
 namespace aj {
 namespace {
 
-SyscallArgs args0(std::uint64_t a0, std::uint64_t a1 = 0, std::uint64_t a2 = 0) {
-  return {a0, a1, a2, 0, 0, 0};
+SyscallArgs args0(std::uint64_t a0, std::uint64_t a1 = 0, std::uint64_t a2 = 0,
+                  std::uint64_t a3 = 0) {
+  return {a0, a1, a2, a3, 0, 0};
 }
 
 // Values where off-by-one and high-bit mistakes show.
@@ -86,13 +89,16 @@ TEST_CASE("every built-in argument filter's complement is exactly what its deny 
       for (std::uint64_t a : edge_values()) {
         for (std::uint64_t b : {0ULL, 1ULL, 2ULL, 9ULL, 0x5412ULL, 1ULL << 40, ~0ULL}) {
           // Vary the argument each filter looks at, and a second one.
-          for (const SyscallArgs& args : {args0(a, b, b), args0(b, a, b), args0(b, b, a)}) {
+          for (const SyscallArgs& args :
+               {args0(a, b, b, b), args0(b, a, b, b), args0(b, b, a, b), args0(b, b, b, a),
+                args0(b, a, a, b), args0(b, b, a, a)}) {
             const bool denied = any_matches(f.deny, args);
             const bool rest = any_matches(f.complement, args);
             if (denied == rest) {
               CAPTURE(args[0]);
               CAPTURE(args[1]);
               CAPTURE(args[2]);
+              CAPTURE(args[3]);
               FAIL("deny and complement overlap or leave a gap");
             }
           }
@@ -125,6 +131,7 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
     bool denied;
   };
   const std::uint64_t high = 1ULL << 32;
+  const auto AT_FDCWD_U = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
   const Row rows[] = {
       {&normal, "ioctl", args0(0, TIOCSTI), true},
       {&normal, "ioctl", args0(0, TIOCSTI | high), true},  // high bits must not slip past
@@ -173,6 +180,30 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&no_sockets, "socketpair", args0(AF_UNIX, SOCK_STREAM), false},
       {&normal, "socketpair", args0(AF_UNIX, SOCK_STREAM), false},
       {&normal, "socketpair", args0(AF_INET, SOCK_STREAM), true},
+      {&normal, "chmod", args0(0, 04755), true},
+      {&normal, "chmod", args0(0, 02755), true},
+      {&normal, "chmod", args0(0, 06000 | high), true},
+      {&normal, "chmod", args0(0, 0755), false},
+      {&normal, "chmod", args0(0, 01777), false},  // sticky is fine
+      {&normal, "fchmod", args0(3, 04000), true},
+      {&normal, "fchmodat", args0(AT_FDCWD_U, 0, 02700), true},
+      {&normal, "fchmodat", args0(AT_FDCWD_U, 0, 0700), false},
+      {&normal, "fchmodat2", args0(AT_FDCWD_U, 0, 04700, 0x100), true},
+      {&normal, "mknodat", args0(AT_FDCWD_U, 0, S_IFREG | 04700), true},
+      {&normal, "mknod", args0(0, S_IFIFO | 0600), false},
+      {&normal, "creat", args0(0, 04700), true},
+      {&normal, "creat", args0(0, 0644), false},
+      {&normal, "open", args0(0, O_CREAT | O_WRONLY, 04755), true},
+      {&normal, "open", args0(0, O_WRONLY | O_CREAT | O_EXCL, 02755), true},
+      {&normal, "open", args0(0, O_TMPFILE | O_RDWR, 04700), true},
+      {&normal, "open", args0(0, 020000000 | O_RDWR, 04700),
+       true},  // the kernel's tmpfile bit alone
+      {&normal, "open", args0(0, O_CREAT | O_WRONLY, 0644), false},
+      {&normal, "open", args0(0, O_RDONLY, 04755), false},  // no O_CREAT: the mode is ignored
+      {&normal, "openat", args0(AT_FDCWD_U, 0, O_CREAT | O_WRONLY, 04755), true},
+      {&normal, "openat", args0(AT_FDCWD_U, 0, O_TMPFILE | O_WRONLY, 02000), true},
+      {&normal, "openat", args0(AT_FDCWD_U, 0, O_CREAT | O_WRONLY, 0666), false},
+      {&normal, "openat", args0(AT_FDCWD_U, 0, O_RDWR | O_DIRECTORY, 06000), false},
       {&normal, "personality", args0(PER_LINUX), false},
       {&normal, "personality", args0(0xffffffffULL), false},
       {&normal, "personality", args0(ADDR_NO_RANDOMIZE), true},
@@ -253,15 +284,18 @@ TEST_CASE("the low-32-bit complement matches every value except the two, whateve
   CHECK(neither.size() == 35);  // 29 shared bits + 3 * 2 ordered pairs
 }
 
-TEST_CASE("the fixed rules keep execve allowed and answer clone3 with ENOSYS") {
+TEST_CASE("the fixed rules keep execve allowed and answer clone3 and openat2 with ENOSYS") {
   bool saw_execve = false;
   bool saw_clone3 = false;
+  bool saw_openat2 = false;
   for (const FixedRule& r : baseline_fixed_rules()) {
     if (r.syscall == "execve") saw_execve = r.errnum == 0;
     if (r.syscall == "clone3") saw_clone3 = r.errnum == ENOSYS;
+    if (r.syscall == "openat2") saw_openat2 = r.errnum == ENOSYS;
   }
   CHECK(saw_execve);
   CHECK(saw_clone3);
+  CHECK(saw_openat2);
 }
 
 }  // namespace

@@ -20,6 +20,7 @@
 #include <linux/bpf.h>
 #include <linux/io_uring.h>
 #include <linux/keyctl.h>
+#include <linux/openat2.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <sched.h>
@@ -33,6 +34,7 @@
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
 #include <sys/wait.h>
@@ -335,6 +337,86 @@ static void check_hog(const char* mbstr) {
   printf("HOG:DONE\n");
 }
 
+/* Reports a set-ID attempt on PATH: ERR with the errno when the call failed;
+ * OK when it worked and PATH now has the bit; NOBIT when it worked but the
+ * kernel left the bit off. */
+static void report_setid(const char* check, long rc, const char* path, mode_t bit) {
+  struct stat st;
+  if (rc < 0) {
+    report(check, rc);
+  } else if (stat(path, &st) == 0 && (st.st_mode & bit)) {
+    printf("OK:%s\n", check);
+  } else {
+    printf("NOBIT:%s\n", check);
+  }
+  fflush(stdout);
+}
+
+/* setid:DIR tries every way to leave a set-user-ID or set-group-ID file in
+ * DIR (chmod and its relatives, a mode given when creating, an O_TMPFILE
+ * linked in, mknod, openat2), plus what must keep working (chmod 0755, a
+ * plain create, a sticky directory). Files are named after the checks. */
+static void check_setid(const char* dir) {
+  char f[4096], g[4096];
+  umask(022);
+  int dfd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (dfd < 0) {
+    report("setid_dir", -1);
+    return;
+  }
+  snprintf(f, sizeof f, "%s/setid-target", dir);
+  int fd = open(f, O_CREAT | O_WRONLY | O_CLOEXEC, 0700);
+  report("setid_create", fd);
+  report_setid("chmod_suid", chmod(f, 04755), f, S_ISUID);
+  report_setid("chmod_sgid", chmod(f, 02755), f, S_ISGID);
+  report_setid("chmod_suid_hibits", syscall(SYS_chmod, f, 04755UL | (1UL << 32)), f, S_ISUID);
+  report_setid("fchmod_suid", fchmod(fd, 04755), f, S_ISUID);
+  report_setid("fchmodat_suid", fchmodat(dfd, "setid-target", 04755, 0), f, S_ISUID);
+  report_setid("fchmodat2_suid", syscall(452, dfd, "setid-target", 04755, 0), f, S_ISUID);
+  report("chmod_plain", chmod(f, 0755));
+  if (fd >= 0) close(fd);
+
+  snprintf(g, sizeof g, "%s/setid-open", dir);
+  fd = (int)syscall(SYS_open, g, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 04755);
+  report_setid("open_creat_suid", fd, g, S_ISUID);
+  if (fd >= 0) close(fd);
+  snprintf(g, sizeof g, "%s/setid-openat", dir);
+  fd = openat(dfd, "setid-openat", O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 02755);
+  report_setid("openat_creat_sgid", fd, g, S_ISGID);
+  if (fd >= 0) close(fd);
+  snprintf(g, sizeof g, "%s/setid-creat", dir);
+  fd = (int)syscall(SYS_creat, g, 04755);
+  report_setid("creat_suid", fd, g, S_ISUID);
+  if (fd >= 0) close(fd);
+  snprintf(g, sizeof g, "%s/setid-tmpfile", dir);
+  fd = openat(dfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 04755);
+  if (fd >= 0) {
+    char self[64];
+    snprintf(self, sizeof self, "/proc/self/fd/%d", fd);
+    long rc = linkat(AT_FDCWD, self, dfd, "setid-tmpfile", AT_SYMLINK_FOLLOW);
+    report_setid("tmpfile_suid", rc, g, S_ISUID);
+    close(fd);
+  } else {
+    report("tmpfile_suid", fd);
+  }
+  snprintf(g, sizeof g, "%s/setid-mknod", dir);
+  report_setid("mknod_suid", mknod(g, S_IFREG | 04755, 0), g, S_ISUID);
+  snprintf(g, sizeof g, "%s/setid-openat2", dir);
+  struct open_how how = {.flags = O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, .mode = 04755};
+  fd = (int)syscall(SYS_openat2, dfd, "setid-openat2", &how, sizeof how);
+  report_setid("openat2_creat_suid", fd, g, S_ISUID);
+  if (fd >= 0) close(fd);
+
+  snprintf(g, sizeof g, "%s/setid-plain", dir);
+  fd = open(g, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0644);
+  report("open_creat_plain", fd);
+  if (fd >= 0) close(fd);
+  snprintf(g, sizeof g, "%s/setid-sticky", dir);
+  report("mkdir_plain", mkdir(g, 0755));
+  report("chmod_sticky", chmod(g, 01777));
+  close(dfd);
+}
+
 __attribute__((noreturn)) static void run_target(void) {
   /* Let any same-user process trace us (Yama), ignore SIGUSR1, wait. */
   prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
@@ -369,6 +451,7 @@ int main(int argc, char** argv) {
     else if (IS("kill")) check_kill(arg);
     else if (IS("killgroup")) check_killgroup();
     else if (IS("tiocsti")) check_tiocsti();
+    else if (IS("setid")) check_setid(arg);
     else if (IS("forkbomb")) check_forkbomb(arg);
     else if (IS("hog")) check_hog(arg);
     else if (IS("af_packet")) check_socket("af_packet", AF_PACKET, SOCK_RAW);
