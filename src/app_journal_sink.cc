@@ -104,7 +104,7 @@ void JournalSink::syscall_denied(int pid, const std::string& syscall, const std:
 void JournalSink::fs_denied(int pid, const FsDenial& d) {
   if (!settings_.denied) return;
   JournalEvent e("fs.deny");
-  e.deny("supervisor (trace)", d.rule).with_pid(pid);
+  e.deny(d.layer, d.rule).with_pid(pid);
   e.set("path", d.path);
   if (!d.leads_to.empty()) e.set("leads_to", d.leads_to);
   e.set("access", d.access);

@@ -82,7 +82,7 @@ Result<void> compile_layer_seccomp(PreparedLayers& layers, const Policy& policy,
     NotifyOptions no;
     no.exec = options.observe_exec;
     no.denials = true;
-    no.extra = options.trace_syscalls;
+    no.extra = options.notify_syscalls;
     layers.installed = make_notifying_program(layers.seccomp, no);
   }
   return {};

@@ -35,11 +35,11 @@ struct PreparedLayers {
 };
 
 struct LayerOptions {
-  SeccompOptions seccomp;           // the built-in rules' host-dependent part
-  bool observe = false;             // supervisor journals via seccomp notifications
-  bool observe_exec = true;         // ... including every execve
-  std::vector<int> trace_syscalls;  // ... and these (trace mode)
-  bool create_cgroup = true;        // false for --dry-run: no side effects
+  SeccompOptions seccomp;            // the built-in rules' host-dependent part
+  bool observe = false;              // supervisor journals via seccomp notifications
+  bool observe_exec = true;          // ... including every execve
+  std::vector<int> notify_syscalls;  // ... and these (trace mode, the chmod guard)
+  bool create_cgroup = true;         // false for --dry-run: no side effects
 };
 
 // The result must stay at one address until the child has exec'd (the hooks

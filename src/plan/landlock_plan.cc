@@ -171,4 +171,12 @@ LandlockPlan build_landlock_plan(const LandlockInputs& in) {
   return plan;
 }
 
+std::vector<std::string> writable_grants(const LandlockPlan& plan) {
+  std::vector<std::string> out;
+  for (const LandlockPathRule& r : plan.paths) {
+    if (r.kind == GrantKind::kReadWrite) out.push_back(r.path);
+  }
+  return out;
+}
+
 }  // namespace aj

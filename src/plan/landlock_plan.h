@@ -79,4 +79,7 @@ std::uint64_t landlock_access_for(GrantKind kind, const std::string& path, int a
 
 LandlockPlan build_landlock_plan(const LandlockInputs& in);
 
+// The paths the plan grants read-write (not devices), in plan order.
+std::vector<std::string> writable_grants(const LandlockPlan& plan);
+
 }  // namespace aj

@@ -207,6 +207,15 @@ class Builder {
           "Invoked by root, the command owns what root owns: root-only files under the "
           "read-only binds (/etc, /opt, ...) are readable unless hidden (base hides the usual "
           "secrets: shadow, host and service keys, VPN, Wi-Fi and cluster credentials).");
+    if (!plan_.user_namespace)
+      a.push_back(
+          "No user namespace: the supervisor performs chmod for the command and refuses it "
+          "outside the writable paths, and extended attributes cannot be changed; the group "
+          "(chgrp to one of your groups) and timestamps of your files outside them can be.");
+    a.push_back(
+        "Your terminal and any file you redirect the command's output to are handed to it "
+        "as they are: with a user namespace it can change their mode, group, timestamps or "
+        "ACL through those descriptors (chmod 666 on your terminal).");
     if (!plan_.timeout_ms) a.push_back("No wall-clock limit: the session runs until it ends.");
     if (ctx_.landlock_abi == 0)
       a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");

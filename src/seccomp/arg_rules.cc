@@ -232,6 +232,16 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   }
   out.push_back(setid_open_filter("open", 1, 2));
   out.push_back(setid_open_filter("openat", 2, 3));
+  if (options.no_xattr_writes) {
+    for (const char* syscall : {"setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
+                                "lremovexattr", "fremovexattr", "removexattrat"}) {
+      out.push_back({syscall,
+                     EOPNOTSUPP,
+                     rules_arg_outside(0, {}),
+                     {},
+                     "no extended attribute changes (no user namespace)"});
+    }
+  }
   if (options.guard_kill_group || options.guard_kill_all)
     out.push_back(kill_filter(options.guard_kill_group, options.guard_kill_all));
   return out;

@@ -11,8 +11,9 @@ namespace aj {
 struct FsDenial {
   std::string path;      // as the process named it, made absolute
   std::string leads_to;  // where its links lead, when that is what the policy refuses
-  std::string access;    // "read" or "write"
+  std::string access;    // "read", "write" or "chmod"
   std::string rule, reason;
+  std::string layer = "supervisor (trace)";  // who refused it
 };
 
 class EventSink {

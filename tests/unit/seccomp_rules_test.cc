@@ -62,7 +62,8 @@ std::vector<SeccompOptions> option_sets() {
           out.push_back({.no_inet_sockets = no_inet,
                          .no_unix_sockets = no_unix,
                          .guard_kill_group = group,
-                         .guard_kill_all = all});
+                         .guard_kill_all = all,
+                         .no_xattr_writes = no_unix});
         }
       }
     }
@@ -81,7 +82,8 @@ TEST_CASE("every built-in argument filter's complement is exactly what its deny 
       CHECK(f.deny_errno > 0);
       CHECK_FALSE(f.deny.empty());
       // Only a filter that refuses every call has nothing left to allow.
-      const bool refuses_all = f.syscall == "socket" && o.no_inet_sockets && o.no_unix_sockets;
+      const bool refuses_all = (f.syscall == "socket" && o.no_inet_sockets && o.no_unix_sockets) ||
+                               f.why.find("extended attribute") != std::string_view::npos;
       CHECK(f.complement.empty() == refuses_all);
       for (const auto* rules : {&f.deny, &f.complement}) {
         for (const ArgRule& r : *rules) CHECK(one_comparison_per_argument(r));
@@ -237,6 +239,18 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
     CAPTURE(r.args[2]);
     const ArgFilter& f = filter_for(*r.filters, r.syscall);
     CHECK(any_matches(f.deny, r.args) == r.denied);
+  }
+}
+
+TEST_CASE("extended attribute writes are refused only without a user namespace") {
+  for (bool on : {false, true}) {
+    int refused = 0;
+    for (const ArgFilter& f : baseline_arg_filters({.no_xattr_writes = on})) {
+      if (f.deny_errno != EOPNOTSUPP) continue;
+      ++refused;
+      for (std::uint64_t v : {0ULL, 3ULL, ~0ULL}) CHECK(any_matches(f.deny, args0(v, v, v)));
+    }
+    CHECK(refused == (on ? 8 : 0));
   }
 }
 
