@@ -221,7 +221,11 @@ int run_op(const ChildMount& m, std::size_t index, int rootfd, int source_fd,
     case MountKind::kBindDevice: {
       std::uint64_t set = MOUNT_ATTR_NOSUID;
       if (m.kind != MountKind::kBindDevice) set |= MOUNT_ATTR_NODEV;
-      if (m.kind == MountKind::kBindReadOnly) set |= MOUNT_ATTR_RDONLY;
+      // Device nodes too: a read-only mount still lets a device be opened
+      // for writing (it is not a regular file), but not have its mode,
+      // owner or times changed; started by root, the jail owns the host's
+      // /dev/null, /dev/tty and the terminal bound at /dev/console.
+      if (m.kind != MountKind::kBindReadWrite) set |= MOUNT_ATTR_RDONLY;
       // AT_RECURSIVE: submounts of a read-only bind become read-only too.
       if (sys::mount_setattr(source_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set, 0) < 0) return errno;
       node = is_dir_fd(source_fd) ? NodeType::kDir : NodeType::kFile;
