@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <iostream>
-#include <optional>
 
 #include "app_commands.h"
 #include "app_journal_sink.h"
@@ -20,7 +19,7 @@
 #include "plan/plan_print.h"
 #include "plan/report.h"
 #include "seccomp/groups.h"
-#include "supervise/mode_guard.h"
+#include "supervise/metadata_guard.h"
 #include "supervise/notify.h"
 #include "sys/read_file.h"
 
@@ -244,17 +243,15 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   layer_options.seccomp = builtin_seccomp_options(plan);
   // --journal off: no record, and no notifications at all (the baseline
   // for measuring what journaling costs).
-  // Without a user namespace the supervisor also performs the jail's chmod
-  // calls (supervise/mode_guard.h), journal or not.
+  // The supervisor also performs the jail's chmod calls
+  // (supervise/metadata_guard.h), journal or not.
   const bool journal_on = plan.journal_target != "off";
-  layer_options.observe = journal_on || !plan.user_namespace;
+  layer_options.observe = true;
   const auto& j = st.prepared->policy.journal;
   layer_options.observe_exec = journal_on && (!j.exec || j.exec->value);
   st.trace = journal_on && (o.trace || (j.trace && j.trace->value));
   if (st.trace) layer_options.notify_syscalls = traced_open_syscalls();
-  if (!plan.user_namespace) {
-    for (int nr : ModeGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
-  }
+  for (int nr : MetadataGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
   layer_options.create_cgroup = !o.dry_run;
   st.layer_options = layer_options;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
@@ -343,11 +340,8 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   report_layers(*st.prepared, layers);
 
   NotifyHandler notify(layers.seccomp, sink);
-  std::optional<ModeGuard> mode_guard;
-  if (!plan.user_namespace) {
-    mode_guard.emplace(writable_grants(plan.landlock), plan.uid);
-    notify.set_mode_guard(&*mode_guard);
-  }
+  const MetadataGuard metadata_guard(plan.user_namespace, writable_grants(plan.landlock), plan.uid);
+  notify.set_metadata_guard(&metadata_guard);
   if (st.trace)
     notify.set_trace([&plan](const std::string& path, bool write) -> std::string {
       AccessDecision d = check_open(plan, path, write);

@@ -38,7 +38,7 @@ struct LayerOptions {
   SeccompOptions seccomp;            // the built-in rules' host-dependent part
   bool observe = false;              // supervisor journals via seccomp notifications
   bool observe_exec = true;          // ... including every execve
-  std::vector<int> notify_syscalls;  // ... and these (trace mode, the chmod guard)
+  std::vector<int> notify_syscalls;  // ... and these (trace mode, the metadata guard)
   bool create_cgroup = true;         // false for --dry-run: no side effects
 };
 

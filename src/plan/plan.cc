@@ -278,9 +278,6 @@ SeccompOptions builtin_seccomp_options(const Plan& plan) {
   // A PID namespace confines kill(-1) to the jail; without one it reaches
   // every process of the user.
   o.guard_kill_all = unscoped && !plan.user_namespace;
-  // No read-only mounts: extended attributes (POSIX ACLs among them) of the
-  // user's files outside the writable paths could be changed.
-  o.no_xattr_writes = !plan.user_namespace;
   return o;
 }
 

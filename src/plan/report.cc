@@ -138,7 +138,8 @@ class Builder {
     add("syscalls",
         "always denied: namespace creation, TIOCSTI/TIOCLINUX, non-native ABIs (killed), "
         "socket families other than unix/inet/inet6/netlink-route, set-user-ID and "
-        "set-group-ID file modes (chmod, open, creat, mknod; openat2 answers ENOSYS)",
+        "set-group-ID file modes (chmod, open, creat, mknod; openat2 answers ENOSYS), "
+        "extended attribute changes (EOPNOTSUPP)",
         {"seccomp"}, "built in");
     const SeccompOptions guards = builtin_seccomp_options(plan_);
     if (guards.guard_kill_group)
@@ -209,13 +210,14 @@ class Builder {
           "secrets: shadow, host and service keys, VPN, Wi-Fi and cluster credentials).");
     if (!plan_.user_namespace)
       a.push_back(
-          "No user namespace: the supervisor performs chmod for the command and refuses it "
-          "outside the writable paths, and extended attributes cannot be changed; the group "
-          "(chgrp to one of your groups) and timestamps of your files outside them can be.");
+          "No user namespace: the supervisor performs chmod and chown for the command and "
+          "refuses them outside the writable paths; the timestamps of your files outside "
+          "them can still be changed.");
     a.push_back(
         "Your terminal and any file you redirect the command's output to are handed to it "
-        "as they are: with a user namespace it can change their mode, group, timestamps or "
-        "ACL through those descriptors (chmod 666 on your terminal).");
+        "as they are: it cannot change their mode, owner or ACL (the supervisor performs "
+        "chmod and chown, and extended attributes cannot be changed), but it can change "
+        "their timestamps.");
     if (!plan_.timeout_ms) a.push_back("No wall-clock limit: the session runs until it ends.");
     if (ctx_.landlock_abi == 0)
       a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");

@@ -232,15 +232,18 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   }
   out.push_back(setid_open_filter("open", 1, 2));
   out.push_back(setid_open_filter("openat", 2, 3));
-  if (options.no_xattr_writes) {
-    for (const char* syscall : {"setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
-                                "lremovexattr", "fremovexattr", "removexattrat"}) {
-      out.push_back({syscall,
-                     EOPNOTSUPP,
-                     rules_arg_outside(0, {}),
-                     {},
-                     "no extended attribute changes (no user namespace)"});
-    }
+  // Extended attributes: Landlock does not govern them, and a POSIX ACL
+  // (system.posix_acl_access) is a chmod by another name, one the command
+  // could make through the descriptors it inherits (its terminal) or, without
+  // a user namespace, on any file of the user. EOPNOTSUPP is what tools take
+  // as "not supported here" (cp -a, tar --xattrs, rsync -X).
+  for (const char* syscall : {"setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
+                              "lremovexattr", "fremovexattr", "removexattrat"}) {
+    out.push_back({syscall,
+                   EOPNOTSUPP,
+                   rules_arg_outside(0, {}),
+                   {},
+                   "extended attributes cannot be changed"});
   }
   if (options.guard_kill_group || options.guard_kill_all)
     out.push_back(kill_filter(options.guard_kill_group, options.guard_kill_all));

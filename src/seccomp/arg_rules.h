@@ -69,12 +69,6 @@ struct SeccompOptions {
   // Landlock cannot keep signals inside the jail and there is no PID
   // namespace: kill(-1, sig) would reach every process of the user.
   bool guard_kill_all = false;
-  // No user namespace, so no read-only mounts: Landlock does not govern
-  // extended attributes, and a POSIX ACL (system.posix_acl_access) on a file
-  // the user owns anywhere would open it to others. Writing or removing any
-  // extended attribute answers EOPNOTSUPP, which tools take as "not
-  // supported here" (cp -a, tar --xattrs, rsync -X).
-  bool no_xattr_writes = false;
 };
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options);

@@ -28,18 +28,18 @@ bool wants_write(std::uint64_t flags) {
   return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) != 0;
 }
 
-bool is_mode_syscall(int nr) {
-  const std::vector<int> nrs = ModeGuard::syscalls();
+bool is_metadata_syscall(int nr) {
+  const std::vector<int> nrs = MetadataGuard::syscalls();
   return std::find(nrs.begin(), nrs.end(), nr) != nrs.end();
 }
 
 }  // namespace
 
-void NotifyHandler::mode_call(int pid, int nr, const std::uint64_t a[6], void* resp_ptr) {
+void NotifyHandler::metadata_call(int pid, int nr, const std::uint64_t a[6], void* resp_ptr) {
   auto* resp = static_cast<struct seccomp_notif_resp*>(resp_ptr);
   resp->flags = 0;
   std::string given;
-  const int parg = ModeGuard::path_arg(nr);
+  const int parg = MetadataGuard::path_arg(nr);
   if (parg >= 0) {
     Remote mem(pid);
     ReadStatus read;
@@ -49,14 +49,15 @@ void NotifyHandler::mode_call(int pid, int nr, const std::uint64_t a[6], void* r
       return;
     }
   }
-  const ModeCall call = mode_guard_->perform(proc_fd_.get(), pid, nr, a, given);
+  const MetadataCall call = metadata_guard_->perform(proc_fd_.get(), pid, nr, a, given);
   resp->error = -call.err;
   if (call.refused && sink_) {
     const int dirfd = parg <= 0 ? AT_FDCWD : static_cast<int>(a[0]);
     const std::string named =
         given.empty() ? call.path : normalize_path(absolute_in_jail(pid, dirfd, given));
     sink_->fs_denied(pid, {named.empty() ? call.path : named, call.path == named ? "" : call.path,
-                           "chmod", "built in", call.reason, "supervisor (chmod guard)"});
+                           MetadataGuard::access_of(nr), "built in", call.reason,
+                           "supervisor (metadata guard)"});
   }
 }
 
@@ -200,8 +201,8 @@ bool NotifyHandler::handle_one() {
     if (::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0) ::kill(pid, SIGKILL);
     resp->error = -EPERM;
     resp->flags = 0;
-  } else if (mode_guard_ && is_mode_syscall(data.nr)) {
-    mode_call(pid, data.nr, data.args, resp);
+  } else if (metadata_guard_ && is_metadata_syscall(data.nr)) {
+    metadata_call(pid, data.nr, data.args, resp);
   } else if (is_exec) {
     Remote mem(pid);
     bool at = data.nr == SYS_execveat;

@@ -16,7 +16,7 @@
 #include "base/unique_fd.h"
 #include "seccomp/filter.h"
 #include "supervise/events.h"
-#include "supervise/mode_guard.h"
+#include "supervise/metadata_guard.h"
 
 namespace aj {
 
@@ -29,7 +29,7 @@ class NotifyHandler {
   NotifyHandler(const BpfProgram& enforcing, EventSink* sink);
   void set_trace(TraceCheck check) { trace_ = std::move(check); }
   // Without a mount namespace: chmod-family calls are performed by `guard`.
-  void set_mode_guard(const ModeGuard* guard) { mode_guard_ = guard; }
+  void set_metadata_guard(const MetadataGuard* guard) { metadata_guard_ = guard; }
 
   // Takes the listener received from the child.
   void attach(UniqueFd listener);
@@ -48,7 +48,7 @@ class NotifyHandler {
   std::vector<char> req_buf_, resp_buf_;
   std::uint64_t handled_ = 0;
   TraceCheck trace_;
-  const ModeGuard* mode_guard_ = nullptr;
+  const MetadataGuard* metadata_guard_ = nullptr;
 
   // Fills the answer to a call whose path or argv ("what", at addr) the
   // supervisor cannot read whole (EFAULT) and records the refusal.
@@ -64,8 +64,8 @@ class NotifyHandler {
   bool send(void* resp);
   // Answers a traced open: EACCES (and an fs.deny event) or continue.
   void trace_open(int pid, int nr, const std::uint64_t args[6], void* resp);
-  // Performs a chmod-family call through mode_guard_ and answers with its result.
-  void mode_call(int pid, int nr, const std::uint64_t args[6], void* resp);
+  // Performs a chmod-family call through metadata_guard_ and answers with its result.
+  void metadata_call(int pid, int nr, const std::uint64_t args[6], void* resp);
 };
 
 // The syscall numbers trace mode notifies.

@@ -297,7 +297,6 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
     CHECK(o.guard_kill_all == row.all);
     CHECK(o.no_inet_sockets == !row.userns);  // --net none by default
     CHECK(o.no_unix_sockets == !row.userns);
-    CHECK(o.no_xattr_writes == !row.userns);
   }
 }
 

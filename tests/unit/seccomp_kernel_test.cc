@@ -238,6 +238,18 @@ std::vector<Probe> probes() {
          return errno_of(syscall(SYS_openat2, AT_FDCWD, "/", &how, sizeof how));
        },
        ENOSYS, true},
+      {"fsetxattr(user.aj)",
+       [] {
+         return on_scratch_file(
+             [](auto, int fd) { return syscall(SYS_fsetxattr, fd, "user.aj", "1", 1, 0); });
+       },
+       EOPNOTSUPP, false},  // no control: the filesystem may lack user xattrs
+      {"removexattr(system.posix_acl_access)",
+       [] {
+         return on_scratch_file(
+             [](auto p, int) { return syscall(SYS_removexattr, p, "system.posix_acl_access"); });
+       },
+       EOPNOTSUPP, false},
       // What must keep working.
       {"chmod(0600)", [] { return on_scratch_file([](auto p, int) { return chmod(p, 0600); }); }, 0,
        false},

@@ -1,8 +1,8 @@
-// The chmod guard performs calls for this very process (its own /proc entry
+// The metadata guard performs calls for this very process (its own /proc entry
 // stands in for the jail's), in a scratch tree: what lies in a writable grant
 // changes mode, what does not (by name, through a link, through a
 // descriptor) is refused and keeps its mode.
-#include "supervise/mode_guard.h"
+#include "supervise/metadata_guard.h"
 
 #include <doctest/doctest.h>
 #include <errno.h>
@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <array>
 #include <filesystem>
 #include <string>
 
@@ -48,11 +49,11 @@ mode_t mode_of(const fs::path& p) {
   return st.st_mode & 07777;
 }
 
-ModeCall call(const ModeGuard& g, int nr, std::uint64_t a0, std::uint64_t a1, std::uint64_t a2,
-              const std::string& path) {
+MetadataCall call(const MetadataGuard& g, int nr, std::uint64_t a0, std::uint64_t a1,
+                  std::uint64_t a2, const std::string& path) {
   const int proc = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
   const std::uint64_t args[6] = {a0, a1, a2, 0, 0, 0};
-  ModeCall out = g.perform(proc, ::getpid(), nr, args, path);
+  MetadataCall out = g.perform(proc, ::getpid(), nr, args, path);
   ::close(proc);
   return out;
 }
@@ -66,14 +67,14 @@ TEST_CASE("writable_grants lists the read-write paths only") {
   CHECK(writable_grants(plan) == std::vector<std::string>{"/ws", "/tmp/x"});
 }
 
-TEST_CASE("the chmod guard changes modes in a writable grant and refuses the rest") {
+TEST_CASE("the metadata guard changes modes in a writable grant and refuses the rest") {
   Scratch s;
-  const ModeGuard guard({(s.root / "ws").string()}, ::geteuid());
+  const MetadataGuard guard(false, {(s.root / "ws").string()}, ::geteuid());
   const std::string mine = (s.root / "ws" / "mine").string();
   const std::string theirs = (s.root / "outside" / "theirs").string();
   const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
 
-  ModeCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0600, mine);
+  MetadataCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0600, mine);
   CHECK(r.err == 0);
   CHECK(mode_of(mine) == 0600);
 
@@ -122,14 +123,59 @@ TEST_CASE("the chmod guard changes modes in a writable grant and refuses the res
 }
 
 TEST_CASE(
-    "the chmod guard refuses a file of another owner, as the kernel would without CAP_FOWNER") {
+    "the metadata guard refuses a file of another owner, as the kernel would without CAP_FOWNER") {
   Scratch s;
   const std::string mine = (s.root / "ws" / "mine").string();
-  const ModeGuard guard({(s.root / "ws").string()}, ::geteuid() + 1);
+  const MetadataGuard guard(false, {(s.root / "ws").string()}, ::geteuid() + 1);
   const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
-  const ModeCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0600, mine);
+  const MetadataCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0600, mine);
   CHECK(r.err == EPERM);
   CHECK(mode_of(mine) == 0644);
+}
+
+TEST_CASE("with a mount namespace the guard changes what lies on the jail's mounts") {
+  // This process's own mounts stand in for the jail's: everything here is on
+  // one of them, so only ownership and magic links decide.
+  Scratch s;
+  const MetadataGuard guard(true, {}, ::geteuid());
+  const std::string theirs = (s.root / "outside" / "theirs").string();
+  const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
+  MetadataCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0640, theirs);
+  CHECK(r.err == 0);
+  CHECK(mode_of(theirs) == 0640);
+  const int fd = ::open(theirs.c_str(), O_RDONLY | O_CLOEXEC);
+  r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0666, "/proc/self/fd/" + std::to_string(fd));
+  CHECK(r.err != 0);
+  CHECK(mode_of(theirs) == 0640);
+  ::close(fd);
+}
+
+TEST_CASE("the metadata guard lets the owner chown only to itself and chgrp to its groups") {
+  Scratch s;
+  const MetadataGuard guard(false, {(s.root / "ws").string()}, ::geteuid());
+  const std::string mine = (s.root / "ws" / "mine").string();
+  const std::string theirs = (s.root / "outside" / "theirs").string();
+  const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
+  const auto keep = static_cast<std::uint64_t>(static_cast<std::uint32_t>(-1));
+  const std::uint64_t uid = ::geteuid(), gid = ::getegid();
+  auto chown_args = [&](std::uint64_t u, std::uint64_t g) {
+    return std::array<std::uint64_t, 6>{at_fdcwd, 0, u, g, 0, 0};
+  };
+  const int proc = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  auto run = [&](std::uint64_t u, std::uint64_t g, const std::string& path) {
+    const auto a = chown_args(u, g);
+    return guard.perform(proc, ::getpid(), SYS_fchownat, a.data(), path);
+  };
+  CHECK(run(uid, gid, mine).err == 0);              // to itself: allowed, nothing changes
+  CHECK(run(keep, gid, mine).err == 0);             // chgrp to its own group
+  CHECK(run(uid + 1, keep, mine).err == EPERM);     // giving it away: no CAP_CHOWN
+  CHECK(run(keep, 0x7ffffff0, mine).err == EPERM);  // a group it is not in
+  const MetadataCall outside = run(uid, gid, theirs);
+  CHECK(outside.err == EACCES);
+  CHECK(outside.refused);
+  CHECK(std::string(MetadataGuard::access_of(SYS_fchownat)) == "chown");
+  CHECK(std::string(MetadataGuard::access_of(SYS_fchmod)) == "chmod");
+  ::close(proc);
 }
 
 }  // namespace

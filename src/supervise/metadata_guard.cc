@@ -1,0 +1,272 @@
+#include "supervise/metadata_guard.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace aj {
+namespace {
+
+constexpr int kFchmodat2 = 452;  // Linux 6.6; not in every libc's headers
+
+std::string fd_path(int fd) {
+  char link[64];
+  std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+  char buf[4096];
+  const ssize_t n = ::readlink(link, buf, sizeof buf);
+  return n <= 0 || static_cast<std::size_t>(n) >= sizeof buf ? std::string() : std::string(buf, n);
+}
+
+int open_how(int dirfd, const char* path, std::uint64_t flags, std::uint64_t resolve) {
+  struct open_how how = {};
+  how.flags = flags | O_PATH | O_CLOEXEC;
+  how.resolve = resolve;
+  return static_cast<int>(::syscall(SYS_openat2, dirfd, path, &how, sizeof how));
+}
+
+bool same_inode(int a, int b) {
+  struct stat sa, sb;
+  return ::fstat(a, &sa) == 0 && ::fstat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+         sa.st_ino == sb.st_ino;
+}
+
+// How each guarded call names its object and what it changes.
+struct Shape {
+  int nr;
+  int path_arg;   // -1: the object is the descriptor in argument 0
+  int flags_arg;  // -1: none (AT_SYMLINK_NOFOLLOW, AT_EMPTY_PATH)
+  bool nofollow;  // lchown: never follows a final link
+  bool owner;     // chown family (else chmod)
+};
+
+constexpr Shape kShapes[] = {
+#ifdef SYS_chmod
+    {SYS_chmod, 0, -1, false, false},   {SYS_chown, 0, -1, false, true},
+    {SYS_lchown, 0, -1, true, true},
+#endif
+    {SYS_fchmod, -1, -1, false, false}, {SYS_fchmodat, 1, -1, false, false},
+    {kFchmodat2, 1, 3, false, false},   {SYS_fchown, -1, -1, false, true},
+    {SYS_fchownat, 1, 4, false, true},
+};
+
+const Shape* shape_of(int nr) {
+  for (const Shape& s : kShapes)
+    if (s.nr == nr) return &s;
+  return nullptr;
+}
+
+}  // namespace
+
+std::vector<int> MetadataGuard::syscalls() {
+  std::vector<int> out;
+  for (const Shape& s : kShapes) out.push_back(s.nr);
+  return out;
+}
+
+int MetadataGuard::path_arg(int nr) {
+  const Shape* s = shape_of(nr);
+  return s ? s->path_arg : -1;
+}
+
+const char* MetadataGuard::access_of(int nr) {
+  const Shape* s = shape_of(nr);
+  return s && s->owner ? "chown" : "chmod";
+}
+
+MetadataGuard::MetadataGuard(bool mount_namespace, const std::vector<std::string>& writable,
+                             uid_t owner)
+    : mount_namespace_(mount_namespace), owner_(owner) {
+  if (mount_namespace_) return;
+  for (const std::string& p : writable) {
+    UniqueFd fd(::open(p.c_str(), O_PATH | O_CLOEXEC));
+    if (!fd) continue;  // an optional grant that is missing
+    std::string canonical = fd_path(fd.get());
+    if (canonical.empty() || canonical[0] != '/') continue;
+    grants_.push_back({std::move(canonical), std::move(fd)});
+  }
+}
+
+bool MetadataGuard::in_writable_grant(int object, const std::string& where) const {
+  for (const Grant& g : grants_) {
+    std::string rel;
+    if (where == g.path) {
+      rel = ".";
+    } else if (where.size() > g.path.size() && where.starts_with(g.path) &&
+               (where[g.path.size()] == '/' || g.path == "/")) {
+      rel = where.substr(g.path == "/" ? 1 : g.path.size() + 1);
+    } else {
+      continue;
+    }
+    // The name may have changed since readlink: resolving it again beneath
+    // the grant and finding the same inode is the proof.
+    UniqueFd again(rel == "." ? ::dup(g.fd.get())
+                              : open_how(g.fd.get(), rel.c_str(), O_NOFOLLOW,
+                                         RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS));
+    if (again && same_inode(again.get(), object)) return true;
+  }
+  return false;
+}
+
+bool MetadataGuard::on_jail_mount(int proc_fd, int pid, int object) const {
+  if (jail_mounts_.empty()) {
+    char rel[64];
+    std::snprintf(rel, sizeof rel, "%d/mountinfo", pid);
+    UniqueFd fd(::openat(proc_fd, rel, O_RDONLY | O_CLOEXEC));
+    if (!fd) return false;
+    std::string text;
+    char buf[8192];
+    for (ssize_t n; (n = ::read(fd.get(), buf, sizeof buf)) > 0;) text.append(buf, n);
+    // Each line starts with the mount ID.
+    for (std::size_t at = 0; at < text.size();) {
+      jail_mounts_.push_back(std::strtoull(text.c_str() + at, nullptr, 10));
+      const std::size_t nl = text.find('\n', at);
+      if (nl == std::string::npos) break;
+      at = nl + 1;
+    }
+  }
+  struct statx sx = {};
+  if (::statx(object, "", AT_EMPTY_PATH, STATX_MNT_ID, &sx) != 0 || !(sx.stx_mask & STATX_MNT_ID))
+    return false;
+  return std::find(jail_mounts_.begin(), jail_mounts_.end(), sx.stx_mnt_id) != jail_mounts_.end();
+}
+
+int MetadataGuard::resolve(int proc_fd, int pid, int nr, const std::uint64_t args[6],
+                           const std::string& path, int* err) const {
+  const Shape& shape = *shape_of(nr);
+  const int parg = shape.path_arg;
+  char rel[64];
+  UniqueFd object;
+  if (parg < 0) {  // fchmod(fd), fchown(fd): the process's descriptor itself
+    std::snprintf(rel, sizeof rel, "%d/fd/%d", pid, static_cast<int>(args[0]));
+    object.reset(::openat(proc_fd, rel, O_PATH | O_CLOEXEC));
+    if (!object) *err = errno == ENOENT ? EBADF : errno;
+    return object.release();
+  }
+  const int dirfd = parg == 0 ? AT_FDCWD : static_cast<int>(args[0]);
+  const std::uint64_t flags = shape.flags_arg < 0 ? 0 : args[shape.flags_arg];
+  const bool empty_ok = (flags & AT_EMPTY_PATH) != 0;
+  const bool nofollow = shape.nofollow || (flags & AT_SYMLINK_NOFOLLOW) != 0;
+  // /proc's magic links are not followed: here they would name the
+  // supervisor's own descriptors. An absolute path starts at the jail's root.
+  std::uint64_t resolve = RESOLVE_NO_MAGICLINKS;
+  if (!path.empty() && path[0] == '/') {
+    std::snprintf(rel, sizeof rel, "%d/root", pid);
+    resolve |= RESOLVE_IN_ROOT;
+  } else if (dirfd == AT_FDCWD) {
+    std::snprintf(rel, sizeof rel, "%d/cwd", pid);
+  } else {
+    std::snprintf(rel, sizeof rel, "%d/fd/%d", pid, dirfd);
+  }
+  UniqueFd dir(::openat(proc_fd, rel, O_PATH | O_CLOEXEC));
+  if (!dir) {
+    *err = errno == ENOENT ? EBADF : errno;
+  } else if (path.empty()) {
+    if (empty_ok)
+      object = std::move(dir);
+    else
+      *err = ENOENT;
+  } else {
+    object.reset(open_how(dir.get(), path.c_str(), nofollow ? O_NOFOLLOW : 0, resolve));
+    if (!object) *err = errno;
+  }
+  return object.release();
+}
+
+bool MetadataGuard::may_chown(int proc_fd, int pid, uid_t st_uid, gid_t st_gid, uid_t uid,
+                              gid_t gid) const {
+  if (st_uid != owner_) return false;                                // only the owner
+  if (uid != static_cast<uid_t>(-1) && uid != st_uid) return false;  // to itself only
+  if (gid == static_cast<gid_t>(-1) || gid == st_gid) return true;
+  // chgrp: to the fs group or a supplementary group of the process.
+  char rel[64];
+  std::snprintf(rel, sizeof rel, "%d/status", pid);
+  UniqueFd fd(::openat(proc_fd, rel, O_RDONLY | O_CLOEXEC));
+  if (!fd) return false;
+  char buf[4096];
+  const ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
+  if (n <= 0) return false;
+  buf[n] = '\0';
+  const std::string text(buf);
+  auto ids_of = [&text](const char* key) {
+    std::vector<unsigned long> ids;
+    const std::size_t at = text.find(key);
+    if (at == std::string::npos) return ids;
+    const char* p = text.c_str() + at + std::strlen(key);
+    for (char* end = nullptr;; p = end) {
+      const unsigned long v = std::strtoul(p, &end, 10);
+      if (end == p || *p == '\n') break;
+      ids.push_back(v);
+    }
+    return ids;
+  };
+  const auto gids = ids_of("\nGid:");  // real, effective, saved, fs
+  const auto groups = ids_of("\nGroups:");
+  if (gids.size() == 4 && gids[3] == gid) return true;
+  return std::find(groups.begin(), groups.end(), gid) != groups.end();
+}
+
+MetadataCall MetadataGuard::perform(int proc_fd, int pid, int nr, const std::uint64_t args[6],
+                                    const std::string& path) const {
+  MetadataCall out;
+  const Shape& shape = *shape_of(nr);
+  const int value_arg = shape.path_arg < 0 ? 1 : shape.path_arg + 1;
+  UniqueFd object(resolve(proc_fd, pid, nr, args, path, &out.err));
+  if (!object) return out;
+
+  struct stat st;
+  if (::fstat(object.get(), &st) != 0) {
+    out.err = errno;
+    return out;
+  }
+  out.path = fd_path(object.get());
+  // Pipes, sockets and anonymous inodes are the process's own, and so is a
+  // file no directory links to (memfd, O_TMPFILE, deleted): no one else can
+  // open it by name.
+  const bool own = (!out.path.empty() && out.path[0] != '/') || st.st_nlink == 0;
+  if (!own && mount_namespace_ && !on_jail_mount(proc_fd, pid, object.get())) {
+    out.err = EACCES;
+    out.refused = true;
+    out.reason = "not on the jail's mounts (a descriptor or link from outside)";
+    return out;
+  }
+  if (!own && !mount_namespace_ && !in_writable_grant(object.get(), out.path)) {
+    out.err = EACCES;
+    out.refused = true;
+    out.reason = "not in a writable path (no mount namespace: the supervisor makes the change)";
+    return out;
+  }
+  // On the jail's mounts the kernel applies their read-only flags below.
+  if (shape.owner) {
+    const auto uid = static_cast<uid_t>(args[value_arg]);
+    const auto gid = static_cast<gid_t>(args[value_arg + 1]);
+    if (!may_chown(proc_fd, pid, st.st_uid, st.st_gid, uid, gid)) {
+      out.err = EPERM;
+      return out;
+    }
+    out.err = ::fchownat(object.get(), "", uid, gid, AT_EMPTY_PATH) == 0 ? 0 : errno;
+    return out;
+  }
+  if (st.st_uid != owner_) {  // the command holds no CAP_FOWNER
+    out.err = EPERM;
+    return out;
+  }
+  if (S_ISLNK(st.st_mode)) {  // fchmodat2(AT_SYMLINK_NOFOLLOW) on a link
+    out.err = EOPNOTSUPP;
+    return out;
+  }
+  char self[64];
+  std::snprintf(self, sizeof self, "/proc/self/fd/%d", object.get());
+  const auto mode = static_cast<mode_t>(args[value_arg] & 07777);
+  out.err = ::fchmodat(AT_FDCWD, self, mode, 0) == 0 ? 0 : errno;
+  return out;
+}
+
+}  // namespace aj
