@@ -278,6 +278,9 @@ SeccompOptions builtin_seccomp_options(const Plan& plan) {
   // A PID namespace confines kill(-1) to the jail; without one it reaches
   // every process of the user.
   o.guard_kill_all = unscoped && !plan.user_namespace;
+  // Without read-only mounts only Landlock's TRUNCATE right (ABI 3) keeps
+  // truncation inside the writable paths.
+  o.guard_truncate = !plan.user_namespace && plan.landlock.abi < 3;
   return o;
 }
 

@@ -145,6 +145,11 @@ class Builder {
     if (guards.guard_kill_group)
       add("syscalls", "denied: kill(0) (no Landlock signal scoping; your process group is shared)",
           {"seccomp"}, "built in");
+    if (guards.guard_truncate)
+      add("syscalls",
+          "denied: truncate(2) and read-only opens with O_TRUNC (no Landlock TRUNCATE right, "
+          "no read-only mounts)",
+          {"seccomp"}, "built in");
     if (guards.guard_kill_all)
       add("syscalls", "denied: kill(-1) (no Landlock signal scoping, no PID namespace)",
           {"seccomp"}, "built in");

@@ -99,8 +99,11 @@ ArgFilter setid_mode_filter(std::string_view syscall, unsigned mode_arg) {
 }
 
 // open(2), openat(2): refused when the flags create a file (so the kernel uses
-// the mode) and the mode holds a set-ID bit.
-ArgFilter setid_open_filter(std::string_view syscall, unsigned flags_arg, unsigned mode_arg) {
+// the mode) and the mode holds a set-ID bit; with guard_truncate also when
+// they truncate a file opened read-only (O_RDONLY | O_TRUNC), which only
+// Landlock's TRUNCATE right governs.
+ArgFilter open_filter(std::string_view syscall, unsigned flags_arg, unsigned mode_arg,
+                      bool guard_truncate) {
   ArgFilter f{syscall, EPERM, {}, {}, kNoSetIdWhy};
   for (const ArgRule& flag : rules_any_bit(flags_arg, kModeUsingOpenFlags)) {
     for (const ArgRule& mode : rules_any_bit(mode_arg, kSetIdBits)) {
@@ -109,6 +112,15 @@ ArgFilter setid_open_filter(std::string_view syscall, unsigned flags_arg, unsign
   }
   f.complement = rules_no_bit(flags_arg, kModeUsingOpenFlags);
   for (const ArgRule& r : rules_no_bit(mode_arg, kSetIdBits)) f.complement.push_back(r);
+  if (!guard_truncate) return f;
+  f.why = "no set-ID file modes; no O_TRUNC on a read-only open (no Landlock TRUNCATE)";
+  f.deny.push_back({{cmp(flags_arg, ArgOp::kMaskedEq, O_TRUNC, O_TRUNC | O_ACCMODE)}});
+  // Not truncating: O_TRUNC clear, or opened for writing (then Landlock's
+  // WRITE_FILE right decides).
+  const std::vector<ArgRule> keeps = {{{cmp(flags_arg, ArgOp::kMaskedEq, 0, O_TRUNC)}},
+                                      {{cmp(flags_arg, ArgOp::kMaskedEq, 1, 1)}},
+                                      {{cmp(flags_arg, ArgOp::kMaskedEq, 2, 2)}}};
+  f.complement = rules_and(f.complement, keeps);
   return f;
 }
 
@@ -202,6 +214,37 @@ std::vector<ArgRule> rules_any_bit(unsigned arg, std::uint64_t bits) {
   return out;
 }
 
+std::vector<ArgRule> rules_and(const std::vector<ArgRule>& a, const std::vector<ArgRule>& b) {
+  std::vector<ArgRule> out;
+  for (const ArgRule& x : a) {
+    for (const ArgRule& y : b) {
+      ArgRule merged = x;
+      bool possible = true;
+      for (const ArgCmp& c : y.all_of) {
+        auto same = std::find_if(merged.all_of.begin(), merged.all_of.end(),
+                                 [&c](const ArgCmp& m) { return m.arg == c.arg; });
+        if (same == merged.all_of.end()) {
+          merged.all_of.push_back(c);
+          continue;
+        }
+        // Two masked comparisons of one argument: one comparison over both
+        // masks, unless they want different values of a shared bit.
+        const std::uint64_t m1 = same->op == ArgOp::kEq ? ~std::uint64_t{0} : same->mask;
+        const std::uint64_t m2 = c.op == ArgOp::kEq ? ~std::uint64_t{0} : c.mask;
+        if ((same->op != ArgOp::kEq && same->op != ArgOp::kMaskedEq) ||
+            (c.op != ArgOp::kEq && c.op != ArgOp::kMaskedEq) ||
+            ((same->datum ^ c.datum) & m1 & m2) != 0) {
+          possible = false;
+          break;
+        }
+        *same = cmp(c.arg, ArgOp::kMaskedEq, same->datum | c.datum, m1 | m2);
+      }
+      if (possible) out.push_back(std::move(merged));
+    }
+  }
+  return out;
+}
+
 std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits) {
   return {{{cmp(arg, ArgOp::kMaskedEq, 0, bits)}}};
 }
@@ -230,8 +273,15 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
                                    {"mknodat", 2U}}) {
     out.push_back(setid_mode_filter(syscall, mode_arg));
   }
-  out.push_back(setid_open_filter("open", 1, 2));
-  out.push_back(setid_open_filter("openat", 2, 3));
+  out.push_back(open_filter("open", 1, 2, options.guard_truncate));
+  out.push_back(open_filter("openat", 2, 3, options.guard_truncate));
+  if (options.guard_truncate) {
+    out.push_back({"truncate",
+                   EPERM,
+                   rules_arg_outside(0, {}),
+                   {},
+                   "truncate(2) refused (no Landlock TRUNCATE, no read-only mounts)"});
+  }
   // Extended attributes: Landlock does not govern them, and a POSIX ACL
   // (system.posix_acl_access) is a chmod by another name, one the command
   // could make through the descriptors it inherits (its terminal) or, without

@@ -69,6 +69,10 @@ struct SeccompOptions {
   // Landlock cannot keep signals inside the jail and there is no PID
   // namespace: kill(-1, sig) would reach every process of the user.
   bool guard_kill_all = false;
+  // No mount namespace and no Landlock TRUNCATE right (ABI < 3): truncate(2)
+  // and open(O_RDONLY | O_TRUNC) would empty any file the user may write,
+  // outside the writable paths too.
+  bool guard_truncate = false;
 };
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options);
@@ -93,5 +97,9 @@ std::vector<ArgRule> rules_low32_neither(unsigned arg, std::uint32_t a, std::uin
 std::vector<ArgRule> rules_any_bit(unsigned arg, std::uint64_t bits);
 // arg has none of the bits set.
 std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits);
+// Rules matching what both lists match: every pair, with the comparisons of
+// one argument merged into one (masked and equality comparisons only; a pair
+// that wants different values of a bit matches nothing and is left out).
+std::vector<ArgRule> rules_and(const std::vector<ArgRule>& a, const std::vector<ArgRule>& b);
 
 }  // namespace aj

@@ -278,6 +278,7 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
       {5, false, true, true, true},   {0, false, true, true, true},
       {7, true, false, false, false}, {5, true, false, false, false},
       {5, false, false, false, true}, {0, false, false, false, true},
+      {2, false, false, false, true},
   };
   for (const Row& row : rows) {
     CAPTURE(row.abi);
@@ -297,6 +298,7 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
     CHECK(o.guard_kill_all == row.all);
     CHECK(o.no_inet_sockets == !row.userns);  // --net none by default
     CHECK(o.no_unix_sockets == !row.userns);
+    CHECK(o.guard_truncate == (!row.userns && row.abi < 3));
   }
 }
 

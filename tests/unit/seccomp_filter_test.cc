@@ -3,6 +3,7 @@
 // this is what the kernel will compute, without installing anything.
 #include <doctest/doctest.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -235,6 +236,23 @@ TEST_CASE("the built-in argument filters hold in every profile mode, as the rule
     CHECK(decide(prog, nr_of("execve")) == kAllow);
     CHECK((decide(prog, nr_of("setns")) & SECCOMP_RET_ACTION_FULL) != kAllow);
     CHECK((decide(prog, nr_of("setns")) & SECCOMP_RET_ACTION_FULL) != kLog);
+  }
+}
+
+TEST_CASE("with guard_truncate, truncate and read-only opens with O_TRUNC are refused") {
+  for (const auto& [def, allow] :
+       {std::pair{SeccompDefault::kAllow, std::vector<std::string>{}},
+        std::pair{SeccompDefault::kDeny, std::vector<std::string>{"@default"}}}) {
+    CAPTURE(static_cast<int>(def));
+    const BpfProgram prog = compile(policy(def, {}, allow), {.guard_truncate = true});
+    const int open = nr_of("openat");
+    const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
+    CHECK(decide(prog, open, {at_fdcwd, 0, O_RDONLY | O_TRUNC, 0}) == errno_ret(EPERM));
+    CHECK(decide(prog, open, {at_fdcwd, 0, O_WRONLY | O_TRUNC, 0}) == kAllow);
+    CHECK(decide(prog, open, {at_fdcwd, 0, O_RDONLY | O_CLOEXEC, 0}) == kAllow);
+    CHECK(decide(prog, open, {at_fdcwd, 0, O_CREAT | O_WRONLY, 04755}) == errno_ret(EPERM));
+    CHECK(decide(prog, nr_of("truncate"), {0, 0, 0}) == errno_ret(EPERM));
+    CHECK(decide(prog, nr_of("ftruncate"), {3, 0, 0}) == kAllow);
   }
 }
 

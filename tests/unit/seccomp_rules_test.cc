@@ -62,7 +62,8 @@ std::vector<SeccompOptions> option_sets() {
           out.push_back({.no_inet_sockets = no_inet,
                          .no_unix_sockets = no_unix,
                          .guard_kill_group = group,
-                         .guard_kill_all = all});
+                         .guard_kill_all = all,
+                         .guard_truncate = no_unix && group});
         }
       }
     }
@@ -82,7 +83,8 @@ TEST_CASE("every built-in argument filter's complement is exactly what its deny 
       CHECK_FALSE(f.deny.empty());
       // Only a filter that refuses every call has nothing left to allow.
       const bool refuses_all = (f.syscall == "socket" && o.no_inet_sockets && o.no_unix_sockets) ||
-                               f.why.find("extended attribute") != std::string_view::npos;
+                               f.why.find("extended attribute") != std::string_view::npos ||
+                               f.syscall == "truncate";
       CHECK(f.complement.empty() == refuses_all);
       for (const auto* rules : {&f.deny, &f.complement}) {
         for (const ArgRule& r : *rules) CHECK(one_comparison_per_argument(r));
@@ -125,6 +127,7 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
   const auto kill_group = baseline_arg_filters({.guard_kill_group = true});
   const auto kill_all = baseline_arg_filters({.guard_kill_group = true, .guard_kill_all = true});
   const auto kill_minus1 = baseline_arg_filters({.guard_kill_all = true});
+  const auto trunc = baseline_arg_filters({.guard_truncate = true});
   struct Row {
     const std::vector<ArgFilter>* filters;
     const char* syscall;
@@ -205,6 +208,16 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&normal, "openat", args0(AT_FDCWD_U, 0, O_TMPFILE | O_WRONLY, 02000), true},
       {&normal, "openat", args0(AT_FDCWD_U, 0, O_CREAT | O_WRONLY, 0666), false},
       {&normal, "openat", args0(AT_FDCWD_U, 0, O_RDWR | O_DIRECTORY, 06000), false},
+      {&normal, "open", args0(0, O_RDONLY | O_TRUNC), false},  // Landlock or the mounts decide
+      {&trunc, "open", args0(0, O_RDONLY | O_TRUNC), true},
+      {&trunc, "open", args0(0, O_RDONLY | O_TRUNC | O_CLOEXEC | high), true},
+      {&trunc, "open", args0(0, O_WRONLY | O_TRUNC), false},
+      {&trunc, "open", args0(0, O_RDWR | O_TRUNC | O_CREAT, 0644), false},
+      {&trunc, "open", args0(0, O_RDONLY | O_CLOEXEC), false},
+      {&trunc, "open", args0(0, O_WRONLY | O_CREAT | O_TRUNC, 04755), true},  // set-ID still
+      {&trunc, "openat", args0(AT_FDCWD_U, 0, O_RDONLY | O_TRUNC), true},
+      {&trunc, "openat", args0(AT_FDCWD_U, 0, O_WRONLY | O_TRUNC), false},
+      {&trunc, "truncate", args0(0, 0), true},
       {&normal, "personality", args0(PER_LINUX), false},
       {&normal, "personality", args0(0xffffffffULL), false},
       {&normal, "personality", args0(ADDR_NO_RANDOMIZE), true},
@@ -251,6 +264,23 @@ TEST_CASE("extended attribute writes are always refused, with EOPNOTSUPP") {
     }
     CHECK(refused == 8);
   }
+}
+
+TEST_CASE("rules_and matches exactly what both lists match") {
+  const std::vector<ArgRule> a = {{{ArgCmp{1, ArgOp::kMaskedEq, 0, 0x3}}},
+                                  {{ArgCmp{2, ArgOp::kMaskedEq, 0x800, 0x800}}}};
+  const std::vector<ArgRule> b = {{{ArgCmp{1, ArgOp::kMaskedEq, 0x200, 0x200}}},
+                                  {{ArgCmp{1, ArgOp::kMaskedEq, 0x1, 0x1}}},
+                                  {{ArgCmp{1, ArgOp::kEq, 7}}}};
+  const auto both = rules_and(a, b);
+  for (std::uint64_t x : edge_values()) {
+    for (std::uint64_t y : {0ULL, 0x800ULL, 0xfffULL}) {
+      const SyscallArgs args = args0(0, x, y);
+      if (any_matches(both, args) != (any_matches(a, args) && any_matches(b, args)))
+        FAIL("wrong for " << x << ", " << y);
+    }
+  }
+  for (const ArgRule& r : both) CHECK(one_comparison_per_argument(r));
 }
 
 TEST_CASE("kill is filtered only when the plan asks for a guard") {
