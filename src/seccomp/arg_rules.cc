@@ -39,6 +39,7 @@ constexpr std::uint64_t kSetIdBits = S_ISUID | S_ISGID;
 constexpr std::uint64_t kKernelTmpfileBit = 020000000;
 constexpr std::uint64_t kModeUsingOpenFlags = O_CREAT | kKernelTmpfileBit;
 constexpr std::string_view kNoSetIdWhy = "no set-user-ID or set-group-ID bits on files";
+constexpr std::string_view kNoXattrWhy = "extended attributes cannot be changed";
 
 ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~std::uint64_t{0}) {
   return ArgCmp{arg, op, datum, mask};
@@ -282,19 +283,6 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
                    {},
                    "truncate(2) refused (no Landlock TRUNCATE, no read-only mounts)"});
   }
-  // Extended attributes: Landlock does not govern them, and a POSIX ACL
-  // (system.posix_acl_access) is a chmod by another name, one the command
-  // could make through the descriptors it inherits (its terminal) or, without
-  // a user namespace, on any file of the user. EOPNOTSUPP is what tools take
-  // as "not supported here" (cp -a, tar --xattrs, rsync -X).
-  for (const char* syscall : {"setxattr", "lsetxattr", "fsetxattr", "setxattrat", "removexattr",
-                              "lremovexattr", "fremovexattr", "removexattrat"}) {
-    out.push_back({syscall,
-                   EOPNOTSUPP,
-                   rules_arg_outside(0, {}),
-                   {},
-                   "extended attributes cannot be changed"});
-  }
   if (options.guard_kill_group || options.guard_kill_all)
     out.push_back(kill_filter(options.guard_kill_group, options.guard_kill_all));
   return out;
@@ -308,11 +296,24 @@ const std::vector<FixedRule>& baseline_fixed_rules() {
       // clone3 passes its flags in a struct a filter cannot read; ENOSYS makes
       // glibc fall back to clone(), whose flags the filter checks.
       {"clone3", ENOSYS, "answered with ENOSYS so libc falls back to clone"},
-      {"setns", EPERM, "joining other namespaces denied"},
+      {"setns", EPERM, "joining other namespaces denied", true},
       // openat2 passes its flags and mode in a struct a filter cannot read, so
       // a set-ID mode could not be refused; ENOSYS, as from a kernel before
       // 5.6, makes libraries fall back to openat, whose mode the filter checks.
-      {"openat2", ENOSYS, "answered with ENOSYS so callers fall back to openat"},
+      {"openat2", ENOSYS, "answered with ENOSYS so callers fall back to openat", true},
+      // Extended attributes: Landlock does not govern them, and a POSIX ACL
+      // (system.posix_acl_access) is a chmod by another name, one the command
+      // could make through the descriptors it inherits (its terminal) or,
+      // without a user namespace, on any file of the user. EOPNOTSUPP is what
+      // tools take as "not supported here" (cp -a, tar --xattrs, rsync -X).
+      {"setxattr", EOPNOTSUPP, kNoXattrWhy, true},
+      {"lsetxattr", EOPNOTSUPP, kNoXattrWhy, true},
+      {"fsetxattr", EOPNOTSUPP, kNoXattrWhy, true},
+      {"setxattrat", EOPNOTSUPP, kNoXattrWhy, true},
+      {"removexattr", EOPNOTSUPP, kNoXattrWhy, true},
+      {"lremovexattr", EOPNOTSUPP, kNoXattrWhy, true},
+      {"fremovexattr", EOPNOTSUPP, kNoXattrWhy, true},
+      {"removexattrat", EOPNOTSUPP, kNoXattrWhy, true},
   };
   return rules;
 }

@@ -49,6 +49,9 @@ struct FixedRule {
   std::string_view syscall;
   int errnum = 0;  // 0: allowed
   std::string_view why;
+  // A profile that kills on the call gets that (execve must stay allowed,
+  // clone3 ENOSYS, or nothing would start or no thread be made).
+  bool profile_may_harden = false;
 };
 
 // What the built-in filter must make up for on this host.

@@ -170,9 +170,7 @@ Result<> add_fixed_rules(const Compiler& c, std::set<int>* special) {
     if (nr < 0) continue;
     special->insert(nr);
     std::uint32_t action = f.errnum == 0 ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(f.errnum);
-    // setns, openat2: a profile asking to kill on them gets that; clone3
-    // must stay ENOSYS or thread creation would fail.
-    if (f.syscall == "setns" || f.syscall == "openat2") action = harder(c.effective(nr), action);
+    if (f.profile_may_harden) action = harder(c.effective(nr), action);
     AJ_TRY(add_rule(c, action, nr));
   }
   return {};
