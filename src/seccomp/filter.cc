@@ -14,6 +14,7 @@
 #include "base/unique_fd.h"
 #include "seccomp/arg_rules.h"
 #include "seccomp/groups.h"
+#include "seccomp/lookup_prefix.h"
 #include "seccomp/names.h"
 
 namespace aj {
@@ -42,6 +43,7 @@ struct Reach {
 
 struct Compiler {
   scmp_filter_ctx ctx = nullptr;
+  LookupTable table;  // whole-syscall answers, written as BPF directly
   std::uint32_t profile_action = SCMP_ACT_ERRNO(EPERM);
   std::uint32_t default_action = SCMP_ACT_ALLOW;
   std::map<int, Reach> reach;
@@ -143,6 +145,12 @@ scmp_compare to_scmp(ArgOp op) {
   return SCMP_CMP_EQ;
 }
 
+// An answer for the whole syscall, whatever its arguments: into the lookup
+// table (lookup_prefix.h), unless it is the default anyway.
+void answer_whole(Compiler* c, int nr, std::uint32_t action) {
+  if (action != c->default_action) c->table.answers[static_cast<std::uint32_t>(nr)] = action;
+}
+
 // Adds one rule; a rule whose action is the default is a no-op, which
 // libseccomp refuses (EACCES), so it is skipped here.
 Result<> add_rule(const Compiler& c, std::uint32_t action, int nr, const ArgRule* rule = nullptr) {
@@ -164,29 +172,29 @@ Result<> add_rule(const Compiler& c, std::uint32_t action, int nr, const ArgRule
 
 int native_nr(std::string_view name) { return seccomp_syscall_number(name).value_or(-1); }
 
-Result<> add_fixed_rules(const Compiler& c, std::set<int>* special) {
+void add_fixed_rules(Compiler* c, std::set<int>* special) {
   for (const FixedRule& f : baseline_fixed_rules()) {
     const int nr = native_nr(f.syscall);
     if (nr < 0) continue;
     special->insert(nr);
     std::uint32_t action = f.errnum == 0 ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(f.errnum);
-    if (f.profile_may_harden) action = harder(c.effective(nr), action);
-    AJ_TRY(add_rule(c, action, nr));
+    if (f.profile_may_harden) action = harder(c->effective(nr), action);
+    answer_whole(c, nr, action);
   }
-  return {};
 }
 
 // The profile decides what happens to the calls the built-in filter does not
 // refuse: ALLOW or LOG need the built-in deny rules plus, when that is not the
 // default, the complement rules carrying it; a denial covers the whole syscall.
-Result<> add_arg_filters(const Compiler& c, const SeccompOptions& o, std::set<int>* special) {
+Result<> add_arg_filters(Compiler* cp, const SeccompOptions& o, std::set<int>* special) {
+  const Compiler& c = *cp;
   for (const ArgFilter& f : baseline_arg_filters(o)) {
     const int nr = native_nr(f.syscall);
     if (nr < 0) continue;
     special->insert(nr);
     const std::uint32_t rest = c.effective(nr);
     if (is_denial(rest)) {
-      AJ_TRY(add_rule(c, rest, nr));
+      answer_whole(cp, nr, rest);
       continue;
     }
     for (const ArgRule& r : f.deny) AJ_TRY(add_rule(c, SCMP_ACT_ERRNO(f.deny_errno), nr, &r));
@@ -265,21 +273,31 @@ Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOpt
     }
   }
 
+  c.table.native_arch = seccomp_arch_native();
   std::set<int> special;
-  AJ_TRY(add_fixed_rules(c, &special));
-  AJ_TRY(add_arg_filters(c, options, &special));
+  add_fixed_rules(&c, &special);
+  AJ_TRY(add_arg_filters(&c, options, &special));
   for (const auto& [nr, r] : c.reach) {
-    if (!special.contains(nr)) AJ_TRY(add_rule(c, c.effective(nr), nr));
+    if (!special.contains(nr)) answer_whole(&c, nr, c.effective(nr));
   }
   // Syscalls newer than libseccomp's table: ENOSYS, so libc falls back to the
   // older call it knows (as it would on an older kernel), instead of failing on
   // EPERM or dying.
   if (is_denial(c.default_action) && c.default_action != SCMP_ACT_ERRNO(ENOSYS)) {
-    for (int nr = seccomp_highest_known_syscall() + 1; nr < kSyscallNumberLimit; ++nr) {
-      AJ_TRY(add_rule(c, SCMP_ACT_ERRNO(ENOSYS), nr));
-    }
+    c.table.range =
+        LookupTable::Range{static_cast<std::uint32_t>(seccomp_highest_known_syscall() + 1),
+                           kSyscallNumberLimit, SCMP_ACT_ERRNO(ENOSYS)};
   }
-  return export_program(c.ctx);
+  // Whole-syscall answers first, then libseccomp's rules on arguments (and
+  // its handling of other ABIs).
+  BpfProgram prog = lookup_prefix(c.table);
+  const BpfProgram rules = AJ_TRY(export_program(c.ctx));
+  prog.insns.insert(prog.insns.end(), rules.insns.begin(), rules.insns.end());
+  if (prog.insns.size() > BPF_MAXINSNS) {
+    return fail(fmt::format("the seccomp filter has {} instructions; the kernel accepts {}",
+                            prog.insns.size(), BPF_MAXINSNS));
+  }
+  return prog;
 }
 
 }  // namespace aj
