@@ -4,14 +4,13 @@
 #include <fmt/format.h>
 #include <linux/filter.h>
 #include <seccomp.h>
-#include <sys/mman.h>
 #include <unistd.h>
 
 #include <map>
 #include <memory>
 #include <set>
 
-#include "base/unique_fd.h"
+#include "seccomp/arg_program.h"
 #include "seccomp/arg_rules.h"
 #include "seccomp/groups.h"
 #include "seccomp/lookup_prefix.h"
@@ -31,8 +30,6 @@ namespace {
 // are x32 entries, only reachable with the x32 bit, which the filter kills).
 constexpr int kSyscallNumberLimit = 512;
 
-using FilterCtx = std::unique_ptr<void, decltype(&seccomp_release)>;
-
 // How a syscall was reached from a list: 0 not at all, 1 through a group,
 // 2 by name. The more direct mention wins; a tie goes to deny.
 struct Reach {
@@ -42,8 +39,8 @@ struct Reach {
 };
 
 struct Compiler {
-  scmp_filter_ctx ctx = nullptr;
-  LookupTable table;  // whole-syscall answers, written as BPF directly
+  LookupTable table;    // whole-syscall answers
+  ArgProgramSpec args;  // the rules on arguments
   std::uint32_t profile_action = SCMP_ACT_ERRNO(EPERM);
   std::uint32_t default_action = SCMP_ACT_ALLOW;
   std::map<int, Reach> reach;
@@ -135,39 +132,10 @@ Result<std::uint32_t> action_of(const SeccompPolicy& p) {
   return SCMP_ACT_ERRNO(static_cast<std::uint32_t>(e));
 }
 
-scmp_compare to_scmp(ArgOp op) {
-  switch (op) {
-    case ArgOp::kEq: return SCMP_CMP_EQ;
-    case ArgOp::kNe: return SCMP_CMP_NE;
-    case ArgOp::kGt: return SCMP_CMP_GT;
-    case ArgOp::kMaskedEq: return SCMP_CMP_MASKED_EQ;
-  }
-  return SCMP_CMP_EQ;
-}
-
 // An answer for the whole syscall, whatever its arguments: into the lookup
 // table (lookup_prefix.h), unless it is the default anyway.
 void answer_whole(Compiler* c, int nr, std::uint32_t action) {
   if (action != c->default_action) c->table.answers[static_cast<std::uint32_t>(nr)] = action;
-}
-
-// Adds one rule; a rule whose action is the default is a no-op, which
-// libseccomp refuses (EACCES), so it is skipped here.
-Result<> add_rule(const Compiler& c, std::uint32_t action, int nr, const ArgRule* rule = nullptr) {
-  if (action == c.default_action) return {};
-  std::vector<scmp_arg_cmp> cmps;
-  if (rule != nullptr) {
-    for (const ArgCmp& a : rule->all_of) {
-      // libseccomp's masked comparison takes the mask first, then the datum.
-      cmps.push_back(a.op == ArgOp::kMaskedEq
-                         ? scmp_arg_cmp{a.arg, SCMP_CMP_MASKED_EQ, a.mask, a.datum}
-                         : scmp_arg_cmp{a.arg, to_scmp(a.op), a.datum, 0});
-    }
-  }
-  const int rc = seccomp_rule_add_exact_array(c.ctx, action, nr, static_cast<unsigned>(cmps.size()),
-                                              cmps.data());
-  if (rc < 0) return sys_error("seccomp_rule_add", seccomp_syscall_name(nr), -rc);
-  return {};
 }
 
 int native_nr(std::string_view name) { return seccomp_syscall_number(name).value_or(-1); }
@@ -184,48 +152,26 @@ void add_fixed_rules(Compiler* c, std::set<int>* special) {
 }
 
 // The profile decides what happens to the calls the built-in filter does not
-// refuse: ALLOW or LOG need the built-in deny rules plus, when that is not the
-// default, the complement rules carrying it; a denial covers the whole syscall.
-Result<> add_arg_filters(Compiler* cp, const SeccompOptions& o, std::set<int>* special) {
-  const Compiler& c = *cp;
+// refuse (`rest`): a denial covers the whole syscall; otherwise the syscall
+// gets a block of the argument program, written with whichever of the deny
+// rules and their exact complement is shorter.
+void add_arg_filters(Compiler* c, const SeccompOptions& o, std::set<int>* special) {
   for (const ArgFilter& f : baseline_arg_filters(o)) {
     const int nr = native_nr(f.syscall);
     if (nr < 0) continue;
     special->insert(nr);
-    const std::uint32_t rest = c.effective(nr);
+    const std::uint32_t rest = c->effective(nr);
+    const std::uint32_t refuse = SCMP_ACT_ERRNO(static_cast<std::uint32_t>(f.deny_errno));
     if (is_denial(rest)) {
-      answer_whole(cp, nr, rest);
-      continue;
+      answer_whole(c, nr, rest);
+    } else if (f.complement.empty()) {  // refuses every call
+      answer_whole(c, nr, refuse);
+    } else if (f.complement.size() < f.deny.size()) {
+      c->args.blocks.push_back({static_cast<std::uint32_t>(nr), f.complement, rest, refuse});
+    } else {
+      c->args.blocks.push_back({static_cast<std::uint32_t>(nr), f.deny, refuse, rest});
     }
-    for (const ArgRule& r : f.deny) AJ_TRY(add_rule(c, SCMP_ACT_ERRNO(f.deny_errno), nr, &r));
-    if (rest != c.default_action) {
-      for (const ArgRule& r : f.complement) AJ_TRY(add_rule(c, rest, nr, &r));
-    }
   }
-  return {};
-}
-
-Result<BpfProgram> export_program(scmp_filter_ctx ctx) {
-  UniqueFd fd(memfd_create("agentjail-seccomp", MFD_CLOEXEC));
-  if (!fd) return sys_error("memfd_create", "agentjail-seccomp", errno);
-  const int rc = seccomp_export_bpf(ctx, fd.get());
-  if (rc < 0) return sys_error("seccomp_export_bpf", "", -rc);
-  const off_t size = lseek(fd.get(), 0, SEEK_END);
-  if (size < 0) return sys_error("lseek", "agentjail-seccomp", errno);
-  if (size % sizeof(BpfInsn) != 0 || size == 0) {
-    return fail(fmt::format("seccomp_export_bpf wrote {} bytes, not whole instructions", size));
-  }
-  BpfProgram prog;
-  prog.insns.resize(static_cast<size_t>(size) / sizeof(BpfInsn));
-  const ssize_t n = pread(fd.get(), prog.insns.data(), static_cast<size_t>(size), 0);
-  if (n < 0) return sys_error("pread", "agentjail-seccomp", errno);
-  if (n != size) return fail("short read of the exported seccomp filter");
-  static_assert(BPF_MAXINSNS == 4096, "kMaxSeccompInsns in launch/child_spec.h");
-  if (prog.insns.size() > BPF_MAXINSNS) {
-    return fail(fmt::format("the seccomp filter has {} instructions; the kernel accepts {}",
-                            prog.insns.size(), BPF_MAXINSNS));
-  }
-  return prog;
 }
 
 // The profile's lists and action, checked, as the compiler's starting point.
@@ -258,25 +204,10 @@ Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOpt
   Compiler c;
   AJ_TRY(mark_policy(policy, &c));
 
-  FilterCtx owner(seccomp_init(c.default_action), &seccomp_release);
-  if (!owner) return fail("seccomp_init failed");
-  c.ctx = owner.get();
-  // Other architectures' syscalls (i386 int 0x80) kill; libseccomp also sends
-  // x32 numbers (nr >= 0x40000000) on x86_64 to this action. We set
-  // no_new_privs ourselves and only export, so CTL_NNP is off.
-  for (auto [attr, value] :
-       {std::pair{SCMP_FLTATR_ACT_BADARCH, SCMP_ACT_KILL_PROCESS},
-        std::pair{SCMP_FLTATR_CTL_NNP, 0U}, std::pair{SCMP_FLTATR_CTL_OPTIMIZE, 2U}}) {
-    const int rc = seccomp_attr_set(c.ctx, attr, value);
-    if (rc < 0) {
-      return sys_error("seccomp_attr_set", fmt::format("{}", static_cast<int>(attr)), -rc);
-    }
-  }
-
   c.table.native_arch = seccomp_arch_native();
   std::set<int> special;
   add_fixed_rules(&c, &special);
-  AJ_TRY(add_arg_filters(&c, options, &special));
+  add_arg_filters(&c, options, &special);
   for (const auto& [nr, r] : c.reach) {
     if (!special.contains(nr)) answer_whole(&c, nr, c.effective(nr));
   }
@@ -288,11 +219,17 @@ Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOpt
         LookupTable::Range{static_cast<std::uint32_t>(seccomp_highest_known_syscall() + 1),
                            kSyscallNumberLimit, SCMP_ACT_ERRNO(ENOSYS)};
   }
-  // Whole-syscall answers first, then libseccomp's rules on arguments (and
-  // its handling of other ABIs).
+  // Other ABIs (i386 int 0x80) and x32 calls kill the process.
+  c.args.native_arch = c.table.native_arch;
+  c.args.x32 = c.table.native_arch == SCMP_ARCH_X86_64;
+  c.args.foreign_action = SCMP_ACT_KILL_PROCESS;
+  c.args.default_action = c.default_action;
+  // Whole-syscall answers first, then the rules on arguments.
   BpfProgram prog = lookup_prefix(c.table);
-  const BpfProgram rules = AJ_TRY(export_program(c.ctx));
+  const BpfProgram rules = arg_program(c.args);
+  if (rules.insns.empty()) return fail("a seccomp argument rule is too long for a BPF jump");
   prog.insns.insert(prog.insns.end(), rules.insns.begin(), rules.insns.end());
+  static_assert(BPF_MAXINSNS == 4096, "kMaxSeccompInsns in launch/child_spec.h");
   if (prog.insns.size() > BPF_MAXINSNS) {
     return fail(fmt::format("the seccomp filter has {} instructions; the kernel accepts {}",
                             prog.insns.size(), BPF_MAXINSNS));

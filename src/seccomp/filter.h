@@ -1,6 +1,8 @@
-// Compiles the [seccomp] part of a policy into a classic BPF program with
-// libseccomp, in the parent. The child only installs the bytes
-// (sys/seccomp_install.h), so no libseccomp code runs after clone.
+// Compiles the [seccomp] part of a policy into a classic BPF program, in the
+// parent: libseccomp names the syscalls (names.h); the program is written
+// directly (lookup_prefix.h: whole syscalls; arg_program.h: the rules on
+// arguments), because libseccomp's generator took ~0.5 ms of every start.
+// The child only installs the bytes (sys/seccomp_install.h).
 #pragma once
 
 #include <cstdint>
