@@ -12,6 +12,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "supervise/jail_path.h"
+
 namespace aj {
 namespace {
 
@@ -155,9 +157,16 @@ int MetadataGuard::resolve(int proc_fd, int pid, int nr, const std::uint64_t arg
   const bool empty_ok = (flags & AT_EMPTY_PATH) != 0;
   const bool nofollow = shape.nofollow || (flags & AT_SYMLINK_NOFOLLOW) != 0;
   // /proc's magic links are not followed: here they would name the
-  // supervisor's own descriptors. An absolute path starts at the jail's root.
+  // supervisor's own descriptors. The path is looked up in the jail's root,
+  // made absolute first (from the working directory or dirfd), so that an
+  // absolute link on the way is the jail's, as for the kernel.
   std::uint64_t resolve = RESOLVE_NO_MAGICLINKS;
-  if (!path.empty() && path[0] == '/') {
+  std::string lookup = path;
+  if (!path.empty() && path[0] != '/') {
+    std::string absolute = absolute_in_jail(pid, dirfd, path);
+    if (!absolute.empty()) lookup = std::move(absolute);
+  }
+  if (!lookup.empty() && lookup[0] == '/') {
     std::snprintf(rel, sizeof rel, "%d/root", pid);
     resolve |= RESOLVE_IN_ROOT;
   } else if (dirfd == AT_FDCWD) {
@@ -174,7 +183,7 @@ int MetadataGuard::resolve(int proc_fd, int pid, int nr, const std::uint64_t arg
     else
       *err = ENOENT;
   } else {
-    object.reset(open_how(dir.get(), path.c_str(), nofollow ? O_NOFOLLOW : 0, resolve));
+    object.reset(open_how(dir.get(), lookup.c_str(), nofollow ? O_NOFOLLOW : 0, resolve));
     if (!object) *err = errno;
   }
   return object.release();

@@ -24,6 +24,7 @@ chown "$TEST_UID:$TEST_GID" "$RO"
 mkfile_as_user "$WS/mine" "a workspace file"
 chmod 644 "$WS/mine"
 ln -s "$RO/owned" "$WS/link"
+ln -s "$WS/mine" "$WS/abslink"  # an absolute link inside the workspace
 cat >"$WS/modes.py" <<'PY'
 import os, sys
 target = sys.argv[1]
@@ -40,6 +41,7 @@ t("setxattr_outside", lambda: os.setxattr(target, "user.aj", b"1"))
 t("chgrp_outside", lambda: os.chown(target, -1, os.getgid()))
 t("fchown_read_fd", lambda: os.fchown(os.open(target, os.O_RDONLY), -1, os.getgid()))
 t("chgrp_workspace", lambda: os.chown("mine", -1, os.getgid()))
+t("chmod_abs_link_workspace", lambda: os.chmod("abslink", 0o600))
 t("chmod_workspace", lambda: os.chmod("mine", 0o640))
 t("fchmod_workspace", lambda: os.fchmod(os.open("mine", os.O_RDONLY), 0o604))
 t("chmod_at_dirfd", lambda: os.chmod("mine", 0o600, dir_fd=os.open(".", os.O_RDONLY)))
@@ -79,7 +81,8 @@ for journal in on off; do
       out_has_line "ERR:setxattr_outside:Operation not supported"
   check_capture "journal $journal, host: the file outside kept its mode (600)" \
     [ "$(mode_of "$RO/owned")" = 600 ]
-  for c in chmod_workspace fchmod_workspace chmod_at_dirfd chmod_tmp fchmod_pipe chgrp_workspace; do
+  for c in chmod_workspace fchmod_workspace chmod_at_dirfd chmod_tmp fchmod_pipe chgrp_workspace \
+    chmod_abs_link_workspace; do
     check_capture "journal $journal: $c works" out_has_line "OK:$c"
   done
   check_capture "journal $journal, host: the workspace file has the mode set inside (600)" \
