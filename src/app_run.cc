@@ -241,10 +241,10 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   }
   LayerOptions layer_options;
   layer_options.seccomp = builtin_seccomp_options(plan);
-  // --journal off: no record, and no notifications at all (the baseline
-  // for measuring what journaling costs).
-  // The supervisor also performs the jail's chmod calls
-  // (supervise/metadata_guard.h), journal or not.
+  // --journal off: no record and no exec notifications (the baseline for
+  // measuring what journaling costs). The listener stays: the supervisor
+  // performs the jail's chmod and chown calls (supervise/metadata_guard.h)
+  // journal or not.
   const bool journal_on = plan.journal_target != "off";
   layer_options.observe = true;
   const auto& j = st.prepared->policy.journal;
