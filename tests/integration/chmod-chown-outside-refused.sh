@@ -15,6 +15,7 @@
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
+install_probe tryop.py >/dev/null
 
 RO=$RUN/ro
 mkdir -p "$RO"
@@ -27,13 +28,9 @@ ln -s "$RO/owned" "$WS/link"
 ln -s "$WS/mine" "$WS/abslink"  # an absolute link inside the workspace
 cat >"$WS/modes.py" <<'PY'
 import os, sys
+sys.path.insert(0, ".probe")
+from tryop import t
 target = sys.argv[1]
-def t(name, f):
-    try:
-        f()
-        print("OK:" + name)
-    except OSError as e:
-        print("ERR:%s:%s" % (name, os.strerror(e.errno)))
 t("chmod_outside", lambda: os.chmod(target, 0o666))
 t("chmod_through_link", lambda: os.chmod("link", 0o666))
 t("fchmod_read_fd", lambda: os.fchmod(os.open(target, os.O_RDONLY), 0o666))
@@ -124,17 +121,13 @@ mkfile_as_user "$redirected" ""
 chmod 600 "$redirected"
 cat >"$WS/stdio.py" <<'PY'
 import os, stat, sys
-def t(name, f):
-    try:
-        f()
-        print("OK:" + name, file=sys.stderr)
-    except OSError as e:
-        print("ERR:%s:%s" % (name, os.strerror(e.errno)), file=sys.stderr)
+sys.path.insert(0, os.path.join(os.path.dirname(sys.argv[0]), ".probe"))
+from tryop import t
 fd = int(sys.argv[1])
 mode = stat.S_IMODE(os.fstat(fd).st_mode)
-t("fchmod_fd%d" % fd, lambda: os.fchmod(fd, mode))
-t("chmod_dev_link%d" % fd, lambda: os.chmod(["/dev/stdin", "/dev/stdout"][fd], mode))
-t("fchown_fd%d" % fd, lambda: os.fchown(fd, -1, os.fstat(fd).st_gid))
+t("fchmod_fd%d" % fd, lambda: os.fchmod(fd, mode), sys.stderr)
+t("chmod_dev_link%d" % fd, lambda: os.chmod(["/dev/stdin", "/dev/stdout"][fd], mode), sys.stderr)
+t("fchown_fd%d" % fd, lambda: os.fchown(fd, -1, os.fstat(fd).st_gid), sys.stderr)
 PY
 chown "$TEST_UID:$TEST_GID" "$WS/stdio.py"
 jail_argv -- /usr/bin/python3 "$WS/stdio.py" 1

@@ -10,18 +10,15 @@
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
+install_probe tryop.py >/dev/null
 
 RO=$RUN/ro
 mkdir -p "$RO" && chown "$TEST_UID:$TEST_GID" "$RO"
 cat >"$WS/trunc.py" <<'PY'
 import os, sys
+sys.path.insert(0, ".probe")
+from tryop import t
 target = sys.argv[1]
-def t(name, f):
-    try:
-        f()
-        print("OK:" + name)
-    except OSError as e:
-        print("ERR:%s:%s" % (name, os.strerror(e.errno)))
 t("truncate_outside", lambda: os.truncate(target, 0))
 t("open_rdonly_trunc_outside", lambda: os.close(os.open(target, os.O_RDONLY | os.O_TRUNC)))
 with open("mine", "w") as f:
