@@ -35,6 +35,8 @@ class Disk {
   virtual FileKind kind(const std::string& path) const = 0;  // does not follow a final symlink
   virtual std::optional<std::string> read_link(const std::string& path) const = 0;
   virtual std::optional<std::string> real_path(const std::string& path) const = 0;
+  // The names in a directory (not . and ..); empty when it cannot be read.
+  virtual std::vector<std::string> list_dir(const std::string& /*path*/) const { return {}; }
 };
 
 }  // namespace aj

@@ -164,6 +164,46 @@ std::string journal_dir_to_hide(const std::string& target) {
   return dir;
 }
 
+// A repository's submodules keep their git directories under .git/modules
+// (nested ones under modules/a/modules/b; a name may hold slashes), and their
+// hooks and config run on the host as the top's do: `git status` at the top
+// runs a submodule's core.fsmonitor. Where the profile keeps a .git's hooks
+// or config read-only, the same file of every submodule's git directory is
+// read-only too (at most kMaxSubmoduleDirs directories are looked at).
+constexpr std::size_t kMaxSubmoduleDirs = 512;
+
+void protect_submodule_git_dirs(FilesystemRequest& req, const Disk& disk) {
+  std::vector<ExpandedPath> added;
+  for (const ExpandedPath& p : req.read_only) {
+    for (std::string_view leaf : {"/hooks", "/config"}) {
+      const std::string tail = std::string("/.git") + std::string(leaf);
+      if (!p.path.ends_with(tail)) continue;
+      const std::string git_dir = p.path.substr(0, p.path.size() - leaf.size());
+      std::vector<std::string> pending = {git_dir + "/modules"};
+      std::size_t seen = 0;
+      while (!pending.empty() && seen < kMaxSubmoduleDirs) {
+        const std::string dir = pending.back();
+        pending.pop_back();
+        for (const std::string& name : disk.list_dir(dir)) {
+          const std::string child = dir + "/" + name;
+          if (disk.kind(child) != FileKind::kDirectory || ++seen > kMaxSubmoduleDirs) continue;
+          if (disk.kind(child + "/HEAD") == FileKind::kFile) {
+            if (disk.kind(child + std::string(leaf)) != FileKind::kMissing)
+              added.push_back({child + std::string(leaf), p.where});
+            pending.push_back(child + "/modules");
+          } else {
+            pending.push_back(child);  // a name with a slash: modules/lib/x
+          }
+        }
+      }
+    }
+  }
+  for (const ExpandedPath& a : added) {
+    req.read_only.push_back(a);
+    req.optional.push_back(a);
+  }
+}
+
 }  // namespace
 
 PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
@@ -203,6 +243,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   Variables vars = variables_for(facts, plan.workspace);
   FilesystemRequest req;
   req.read_only = expand_list(fs.read_only, vars, errors);
+  protect_submodule_git_dirs(req, disk);
   req.read_write = expand_list(fs.read_write, vars, errors);
   req.hide = expand_list(fs.hide, vars, errors);
   plan.journal_target = facts.state_dir + "/sessions/" + facts.session_id + ".jsonl";

@@ -199,12 +199,14 @@ class Builder {
     a.push_back(
         "Files written to the workspace (Makefiles, package scripts, .envrc, editor "
         "settings) may run later on the host when you use them outside the jail; only "
-        ".git/hooks and .git/config are kept read-only by the default profile.");
+        ".git/hooks and .git/config (and those of the submodules' git directories under "
+        ".git/modules) are kept read-only by the default profile.");
     a.push_back(
         "git on the host can still run code the command planted in git metadata it may "
-        "write: .git/commondir (config and hooks read from elsewhere), or the config of a "
-        "nested repository or submodule (its core.fsmonitor runs on `git status` at the "
-        "top). Look before running git in the workspace outside the jail.");
+        "write: .git/commondir (config and hooks read from elsewhere), or the .git of a "
+        "repository nested in the workspace, or one it registers as a submodule later "
+        "(its core.fsmonitor runs on `git status` at the top). Look before running git in "
+        "the workspace outside the jail.");
     a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");

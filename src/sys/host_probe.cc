@@ -1,5 +1,6 @@
 #include "sys/host_probe.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <pwd.h>
@@ -34,6 +35,18 @@ std::optional<std::string> RealDisk::real_path(const std::string& path) const {
   char buf[PATH_MAX];
   if (!::realpath(path.c_str(), buf)) return std::nullopt;
   return std::string(buf);
+}
+
+std::vector<std::string> RealDisk::list_dir(const std::string& path) const {
+  std::vector<std::string> out;
+  DIR* d = ::opendir(path.c_str());
+  if (d == nullptr) return out;
+  while (const struct dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name != "." && name != "..") out.push_back(name);
+  }
+  ::closedir(d);
+  return out;
 }
 
 std::string new_session_id() {

@@ -11,6 +11,7 @@ class RealDisk final : public Disk {
   FileKind kind(const std::string& path) const override;
   std::optional<std::string> read_link(const std::string& path) const override;
   std::optional<std::string> real_path(const std::string& path) const override;
+  std::vector<std::string> list_dir(const std::string& path) const override;
 };
 
 Result<HostFacts> probe_host(char** environ_ptr);

@@ -57,4 +57,36 @@ check "host: .git/config is unchanged" [ "$(cat "$WS/.git/config" 2>/dev/null)" 
 check "host: the commit made inside is in the history" \
   sh -c "git -C '$WS' -c safe.directory='*' log --format=%s | grep -qx 'from jail'"
 
+# A submodule's git directory (.git/modules/NAME) holds hooks and a config of
+# its own, which git on the host runs too (`git status` at the top runs the
+# submodule's core.fsmonitor): read-only as well; its commits still work.
+as_user git "${git_id[@]}" init -q "$RUN/subsrc" && as_user git -C "$RUN/subsrc" "${git_id[@]}" \
+  commit -q --allow-empty -m sub || die "cannot make the submodule's source"
+as_user git -C "$WS" "${git_id[@]}" -c protocol.file.allow=always submodule add -q "$RUN/subsrc" sub \
+  >/dev/null 2>&1 || die "git submodule add failed"
+[ -d "$WS/.git/modules/sub/hooks" ] || die "no .git/modules/sub/hooks after submodule add"
+sub_config_before=$(cat "$WS/.git/modules/sub/config")
+subprobe='cd "$1/sub" || exit 9
+g="git -c user.name=t -c user.email=t@t.invalid"
+$g commit -q --allow-empty -m "sub from $2" && echo SUBCOMMIT:OK || echo SUBCOMMIT:FAILED
+if (printf "#!/bin/sh\necho planted\n" > ../.git/modules/sub/hooks/pre-commit) 2>/dev/null; then
+  echo SUBHOOK:WRITTEN; else echo SUBHOOK:DENIED; fi
+if (echo "[core] fsmonitor = evil" >> ../.git/modules/sub/config) 2>/dev/null; then
+  echo SUBCONFIG:WRITTEN; else echo SUBCONFIG:DENIED; fi'
+rm -rf "$T/ws-control2" && cp -a "$WS" "$T/ws-control2"
+capture as_user sh -c "$subprobe" sh "$T/ws-control2" control
+check_capture "control: the submodule's hooks are writable without the jail" \
+  out_has_line SUBHOOK:WRITTEN
+check_capture "control: the submodule's config is writable without the jail" \
+  out_has_line SUBCONFIG:WRITTEN
+capture jail -- sh -c "$subprobe" sh "$WS" jail
+check_capture "inside: a commit in the submodule still works" out_has_line SUBCOMMIT:OK
+check_capture "inside: a hook cannot be planted in the submodule's git directory" \
+  out_has_line SUBHOOK:DENIED
+check_capture "inside: the submodule's config cannot be appended to" out_has_line SUBCONFIG:DENIED
+check "host: no pre-commit hook appeared in the submodule" \
+  [ ! -e "$WS/.git/modules/sub/hooks/pre-commit" ]
+check "host: the submodule's config is unchanged" \
+  [ "$(cat "$WS/.git/modules/sub/config")" = "$sub_config_before" ]
+
 finish

@@ -35,6 +35,15 @@ class FakeDisk final : public Disk {
     auto it = real.find(p);
     return it == real.end() ? p : it->second;
   }
+  std::vector<std::string> list_dir(const std::string& p) const override {
+    std::vector<std::string> out;
+    for (const auto& [path, k] : kinds) {
+      if (path.size() > p.size() + 1 && path.starts_with(p + "/") &&
+          path.find('/', p.size() + 1) == std::string::npos)
+        out.push_back(path.substr(p.size() + 1));
+    }
+    return out;
+  }
 };
 
 HostFacts facts() {
@@ -110,6 +119,40 @@ TEST_CASE("the mount list puts built-ins first and parents before what is mounte
   CHECK(index_of(d, "ro-bind '/etc'") < index_of(d, "hide file '/etc/shadow'"));
   CHECK(index_of(d, "read-only '/proc/sys'") < d.size());
   CHECK(index_of(d, "tmpfs '/tmp' (mode 1777)") < d.size());
+}
+
+TEST_CASE("submodules' git directories get the read-only hooks and config of the top's") {
+  FakeDisk d = disk();
+  const std::string m = "/home/u/proj/.git/modules";
+  for (const std::string dir :
+       {m, m + "/sub", m + "/sub/hooks", m + "/lib", m + "/lib/deep", m + "/lib/deep/hooks",
+        m + "/sub/modules", m + "/sub/modules/inner", m + "/notgit"})
+    d.kinds[dir] = FileKind::kDirectory;
+  for (const std::string file : {m + "/sub/HEAD", m + "/sub/config", m + "/lib/deep/HEAD",
+                                 m + "/sub/modules/inner/HEAD", m + "/sub/modules/inner/config"})
+    d.kinds[file] = FileKind::kFile;
+  PlanResult r = plan_with(policy(), d);
+  REQUIRE(r.errors.empty());
+  auto ops = describe(*r.plan);
+  for (const std::string ro : {m + "/sub/hooks", m + "/sub/config", m + "/lib/deep/hooks",
+                               m + "/sub/modules/inner/config"}) {
+    CAPTURE(ro);
+    CHECK(index_of(ops, "ro-bind '" + ro + "'") < ops.size());
+  }
+  // What does not exist, and a directory that is not a git directory, get nothing.
+  for (const std::string absent : {m + "/lib/deep/config", m + "/sub/modules/inner/hooks",
+                                   m + "/notgit/hooks", m + "/lib/hooks"}) {
+    CAPTURE(absent);
+    CHECK(index_of(ops, "ro-bind '" + absent + "'") == ops.size());
+  }
+  // No read-only .git/hooks or .git/config in the profile: nothing added.
+  ProfileLayer l;
+  l.file = "p.toml";
+  l.filesystem.workspace = Item<WorkspaceMode>{WorkspaceMode::kBind, {"p.toml", 1, 1}};
+  PlanResult bare = plan_with(merge_layers({l}), d);
+  REQUIRE(bare.errors.empty());
+  CHECK(index_of(describe(*bare.plan), "ro-bind '" + m + "/sub/hooks'") ==
+        describe(*bare.plan).size());
 }
 
 TEST_CASE("a top-level symlink is recreated, not followed") {
