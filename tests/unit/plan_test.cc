@@ -124,24 +124,24 @@ TEST_CASE("the mount list puts built-ins first and parents before what is mounte
 TEST_CASE("submodules' git directories get the read-only hooks and config of the top's") {
   FakeDisk d = disk();
   const std::string m = "/home/u/proj/.git/modules";
-  for (const std::string dir :
+  for (const std::string& dir :
        {m, m + "/sub", m + "/sub/hooks", m + "/lib", m + "/lib/deep", m + "/lib/deep/hooks",
         m + "/sub/modules", m + "/sub/modules/inner", m + "/notgit"})
     d.kinds[dir] = FileKind::kDirectory;
-  for (const std::string file : {m + "/sub/HEAD", m + "/sub/config", m + "/lib/deep/HEAD",
-                                 m + "/sub/modules/inner/HEAD", m + "/sub/modules/inner/config"})
+  for (const std::string& file : {m + "/sub/HEAD", m + "/sub/config", m + "/lib/deep/HEAD",
+                                  m + "/sub/modules/inner/HEAD", m + "/sub/modules/inner/config"})
     d.kinds[file] = FileKind::kFile;
   PlanResult r = plan_with(policy(), d);
   REQUIRE(r.errors.empty());
   auto ops = describe(*r.plan);
-  for (const std::string ro : {m + "/sub/hooks", m + "/sub/config", m + "/lib/deep/hooks",
-                               m + "/sub/modules/inner/config"}) {
+  for (const std::string& ro : {m + "/sub/hooks", m + "/sub/config", m + "/lib/deep/hooks",
+                                m + "/sub/modules/inner/config"}) {
     CAPTURE(ro);
     CHECK(index_of(ops, "ro-bind '" + ro + "'") < ops.size());
   }
   // What does not exist, and a directory that is not a git directory, get nothing.
-  for (const std::string absent : {m + "/lib/deep/config", m + "/sub/modules/inner/hooks",
-                                   m + "/notgit/hooks", m + "/lib/hooks"}) {
+  for (const std::string& absent : {m + "/lib/deep/config", m + "/sub/modules/inner/hooks",
+                                    m + "/notgit/hooks", m + "/lib/hooks"}) {
     CAPTURE(absent);
     CHECK(index_of(ops, "ro-bind '" + absent + "'") == ops.size());
   }
