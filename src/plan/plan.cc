@@ -169,10 +169,14 @@ std::string journal_dir_to_hide(const std::string& target) {
 // hooks and config run on the host as the top's do: `git status` at the top
 // runs a submodule's core.fsmonitor. Where the profile keeps a .git's hooks
 // or config read-only, the same file of every submodule's git directory is
-// read-only too (at most kMaxSubmoduleDirs directories are looked at).
+// read-only too (at most kMaxSubmoduleDirs directories are looked at). Such a
+// file that is a symbolic link is protected where it leads inside the
+// workspace; one leading elsewhere (or nowhere) is left alone rather than
+// stop the jail from starting, as a profile's own path would.
 constexpr std::size_t kMaxSubmoduleDirs = 512;
 
-void protect_submodule_git_dirs(FilesystemRequest& req, const Disk& disk) {
+void protect_submodule_git_dirs(FilesystemRequest& req, const Disk& disk,
+                                const std::string& workspace) {
   std::vector<ExpandedPath> added;
   for (const ExpandedPath& p : req.read_only) {
     for (std::string_view leaf : {"/hooks", "/config"}) {
@@ -188,8 +192,14 @@ void protect_submodule_git_dirs(FilesystemRequest& req, const Disk& disk) {
           const std::string child = dir + "/" + name;
           if (disk.kind(child) != FileKind::kDirectory || ++seen > kMaxSubmoduleDirs) continue;
           if (disk.kind(child + "/HEAD") == FileKind::kFile) {
-            if (disk.kind(child + std::string(leaf)) != FileKind::kMissing)
-              added.push_back({child + std::string(leaf), p.where});
+            const std::string target = child + std::string(leaf);
+            const FileKind kind = disk.kind(target);
+            if (kind == FileKind::kSymlink) {
+              const auto leads = disk.real_path(target);
+              if (leads && path_is_within(*leads, workspace)) added.push_back({*leads, p.where});
+            } else if (kind != FileKind::kMissing) {
+              added.push_back({target, p.where});
+            }
             pending.push_back(child + "/modules");
           } else {
             pending.push_back(child);  // a name with a slash: modules/lib/x
@@ -243,7 +253,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   Variables vars = variables_for(facts, plan.workspace);
   FilesystemRequest req;
   req.read_only = expand_list(fs.read_only, vars, errors);
-  protect_submodule_git_dirs(req, disk);
+  if (!plan.workspace.empty()) protect_submodule_git_dirs(req, disk, plan.workspace);
   req.read_write = expand_list(fs.read_write, vars, errors);
   req.hide = expand_list(fs.hide, vars, errors);
   plan.journal_target = facts.state_dir + "/sessions/" + facts.session_id + ".jsonl";

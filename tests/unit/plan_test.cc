@@ -145,6 +145,21 @@ TEST_CASE("submodules' git directories get the read-only hooks and config of the
     CAPTURE(absent);
     CHECK(index_of(ops, "ro-bind '" + absent + "'") == ops.size());
   }
+  // Links: where they lead inside the workspace is protected; a link leading
+  // outside is left alone (the jail still starts; a dangling one too, on a
+  // real disk, where it has no real path).
+  FakeDisk linked = d;
+  linked.kinds[m + "/sub/hooks"] = FileKind::kSymlink;
+  linked.real[m + "/sub/hooks"] = "/home/u/proj/evil-hooks";
+  linked.kinds["/home/u/proj/evil-hooks"] = FileKind::kDirectory;
+  linked.kinds[m + "/sub/config"] = FileKind::kSymlink;
+  linked.real[m + "/sub/config"] = "/etc/passwd";
+  linked.kinds["/etc/passwd"] = FileKind::kFile;
+  PlanResult lr = plan_with(policy(), linked);
+  REQUIRE(lr.errors.empty());
+  auto lops = describe(*lr.plan);
+  CHECK(index_of(lops, "ro-bind '/home/u/proj/evil-hooks'") < lops.size());
+  CHECK(index_of(lops, "ro-bind '" + m + "/sub/config'") == lops.size());
   // No read-only .git/hooks or .git/config in the profile: nothing added.
   ProfileLayer l;
   l.file = "p.toml";
