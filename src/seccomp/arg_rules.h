@@ -15,8 +15,8 @@ using SyscallArgs = std::array<std::uint64_t, 6>;
 
 enum class ArgOp { kEq, kNe, kGt, kMaskedEq };
 
-// One comparison of a 64-bit syscall argument, as libseccomp evaluates it on a
-// 64-bit architecture.
+// One comparison of a 64-bit syscall argument (seccomp/arg_program.h writes
+// it as BPF over the argument's two 32-bit halves).
 struct ArgCmp {
   unsigned arg = 0;  // 0..5
   ArgOp op = ArgOp::kEq;
@@ -26,8 +26,8 @@ struct ArgCmp {
   bool matches(const SyscallArgs& args) const;
 };
 
-// All comparisons hold. libseccomp accepts at most one comparison per argument
-// in a rule, so ranges are written as several rules.
+// All comparisons hold. A rule has at most one comparison per argument (as
+// libseccomp required when it compiled them), so ranges are several rules.
 struct ArgRule {
   std::vector<ArgCmp> all_of;
 
