@@ -267,6 +267,18 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
     log::error("refusing to run without a required layer");
     return std::nullopt;
   }
+  // Without a mount namespace Landlock is all that keeps file access inside
+  // the profile. With neither, the command could write every file of yours
+  // and, through /proc, the memory of your other processes: not a sandbox.
+  if (!plan.user_namespace && !plan.landlock.active()) {
+    finish_cgroup(*st.layers);
+    log::error(
+        "refusing to run: no user namespace and no Landlock (ABI {}), so nothing would keep the "
+        "command's file access inside the profile; use a kernel with Landlock (5.13 or later) or "
+        "allow unprivileged user namespaces",
+        plan.landlock.abi);
+    return std::nullopt;
+  }
   return st;
 }
 

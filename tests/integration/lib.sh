@@ -368,4 +368,7 @@ aj_setup() {
   AJ_EXTRA_ENV=()
   AJ_PREFIX=()
   note "as $TEST_USER (uid $TEST_UID), mode $AJ_TEST_MODE, binary $AJ, workspace $WS, HOME $FAKE_HOME"
+  if [ "$AJ_TEST_MODE" = nouserns ] && [ "${AJ_TEST_LANDLOCK_ABI:-}" = 0 ]; then
+    skip "agentjail refuses to run with neither user namespaces nor Landlock (AJ_TEST_LANDLOCK_ABI=0)"
+  fi
 }
