@@ -1,9 +1,10 @@
 // Answers the jail's seccomp user notifications: exec calls are journaled and
 // continued (observation only: the enforcing filter allows exec anyway);
 // refusals are answered with the errno the enforcing filter would have given
-// (computed by running it, see seccomp/notify_program.h) and journaled. A
-// refusal is always the supervisor's errno, never a CONTINUE, so no
-// time-of-check/time-of-use gap can turn a check into a grant.
+// (computed by running it, see seccomp/notify_program.h) and journaled; the
+// chmod and chown families are performed by the supervisor itself
+// (metadata_guard.h). A refusal is always the supervisor's errno, never a
+// CONTINUE, so no time-of-check/time-of-use gap can turn a check into a grant.
 #pragma once
 
 #include <sys/types.h>
