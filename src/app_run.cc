@@ -246,7 +246,6 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   // performs the jail's chmod and chown calls (supervise/metadata_guard.h)
   // journal or not.
   const bool journal_on = plan.journal_target != "off";
-  layer_options.observe = true;
   const auto& j = st.prepared->policy.journal;
   layer_options.observe_exec = journal_on && (!j.exec || j.exec->value);
   st.trace = journal_on && (o.trace || (j.trace && j.trace->value));

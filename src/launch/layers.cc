@@ -78,13 +78,11 @@ Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const P
 Result<void> compile_layer_seccomp(PreparedLayers& layers, const Policy& policy,
                                    const LayerOptions& options) {
   layers.seccomp = AJ_TRY_CTX(compile_seccomp(policy.seccomp, options.seccomp), "seccomp");
-  if (options.observe) {
-    NotifyOptions no;
-    no.exec = options.observe_exec;
-    no.denials = true;
-    no.extra = options.notify_syscalls;
-    layers.installed = make_notifying_program(layers.seccomp, no);
-  }
+  NotifyOptions no;
+  no.exec = options.observe_exec;
+  no.denials = true;
+  no.extra = options.notify_syscalls;
+  layers.installed = make_notifying_program(layers.seccomp, no);
   return {};
 }
 

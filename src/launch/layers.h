@@ -25,31 +25,32 @@ struct PreparedLayers {
   LandlockChildStorage landlock_storage;
   LandlockChildRules landlock_rules{};
   BpfProgram seccomp;    // the enforcing filter (compile_layer_seccomp)
-  BpfProgram installed;  // with user notifications, when observed (else empty)
+  BpfProgram installed;  // `seccomp` with the user notifications
   std::optional<SessionCgroup> cgroup;
   std::string cgroup_note;  // why no cgroup limits, when asked for and unavailable
 
   ChildHooks hooks() const;
-  // The filter the command installs: `installed` when observed.
+  // The filter the command installs: `installed` once compiled.
   SeccompHandoff seccomp_handoff() const;
 };
 
 struct LayerOptions {
-  SeccompOptions seccomp;            // the built-in rules' host-dependent part
-  bool observe = false;              // supervisor journals via seccomp notifications
-  bool observe_exec = true;          // ... including every execve
-  std::vector<int> notify_syscalls;  // ... and these (trace mode, the metadata guard)
-  bool create_cgroup = true;         // false for --dry-run: no side effects
+  SeccompOptions seccomp;  // the built-in rules' host-dependent part
+  // The supervisor is notified of refusals (and journals them), of every
+  // execve when observe_exec, and of these (trace mode, the metadata guard).
+  bool observe_exec = true;
+  std::vector<int> notify_syscalls;
+  bool create_cgroup = true;  // false for --dry-run: no side effects
 };
 
 // The result must stay at one address until the child has exec'd (the hooks
 // point into it), hence the unique_ptr. The seccomp policy is checked but not
-// compiled: compiling takes ~0.6 ms, which the launcher spends while the child
-// builds the jail (it needs the filter only just before exec).
+// compiled: the launcher compiles it while the child builds the jail (it needs
+// the filter only just before exec).
 Result<std::unique_ptr<PreparedLayers>> prepare_layers(const Plan& plan, const Policy& policy,
                                                        const LayerOptions& options);
 
-// Fills layers.seccomp (and layers.installed when observed).
+// Fills layers.seccomp and layers.installed.
 Result<void> compile_layer_seccomp(PreparedLayers& layers, const Policy& policy,
                                    const LayerOptions& options);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <map>
+
 #include "plan/env_plan.h"
 #include "policy/variables.h"
 #include "sys/landlock_abi.h"  // constants only, no system headers
@@ -175,35 +177,50 @@ std::string journal_dir_to_hide(const std::string& target) {
 // stop the jail from starting, as a profile's own path would.
 constexpr std::size_t kMaxSubmoduleDirs = 512;
 
+// The git directories of the submodules under git_dir/modules.
+std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir) {
+  std::vector<std::string> found;
+  std::vector<std::string> pending = {git_dir + "/modules"};
+  std::size_t seen = 0;
+  while (!pending.empty() && seen < kMaxSubmoduleDirs) {
+    const std::string dir = pending.back();
+    pending.pop_back();
+    for (const std::string& name : disk.list_dir(dir)) {
+      const std::string child = dir + "/" + name;
+      if (disk.kind(child) != FileKind::kDirectory || ++seen > kMaxSubmoduleDirs) continue;
+      if (disk.kind(child + "/HEAD") == FileKind::kFile) {
+        found.push_back(child);
+        pending.push_back(child + "/modules");
+      } else {
+        pending.push_back(child);  // a name with a slash: modules/lib/x
+      }
+    }
+  }
+  return found;
+}
+
 void protect_submodule_git_dirs(FilesystemRequest& req, const Disk& disk,
                                 const std::string& workspace) {
-  std::vector<ExpandedPath> added;
+  // Each .git whose hooks or config the profile keeps read-only: which of
+  // the two, and the profile line that asks.
+  std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> kept;
   for (const ExpandedPath& p : req.read_only) {
-    for (std::string_view leaf : {"/hooks", "/config"}) {
-      const std::string tail = std::string("/.git") + std::string(leaf);
-      if (!p.path.ends_with(tail)) continue;
-      const std::string git_dir = p.path.substr(0, p.path.size() - leaf.size());
-      std::vector<std::string> pending = {git_dir + "/modules"};
-      std::size_t seen = 0;
-      while (!pending.empty() && seen < kMaxSubmoduleDirs) {
-        const std::string dir = pending.back();
-        pending.pop_back();
-        for (const std::string& name : disk.list_dir(dir)) {
-          const std::string child = dir + "/" + name;
-          if (disk.kind(child) != FileKind::kDirectory || ++seen > kMaxSubmoduleDirs) continue;
-          if (disk.kind(child + "/HEAD") == FileKind::kFile) {
-            const std::string target = child + std::string(leaf);
-            const FileKind kind = disk.kind(target);
-            if (kind == FileKind::kSymlink) {
-              const auto leads = disk.real_path(target);
-              if (leads && path_is_within(*leads, workspace)) added.push_back({*leads, p.where});
-            } else if (kind != FileKind::kMissing) {
-              added.push_back({target, p.where});
-            }
-            pending.push_back(child + "/modules");
-          } else {
-            pending.push_back(child);  // a name with a slash: modules/lib/x
-          }
+    for (const std::string leaf : {"/hooks", "/config"}) {
+      if (p.path.ends_with("/.git" + leaf))
+        kept[p.path.substr(0, p.path.size() - leaf.size())].push_back({leaf, p.where});
+    }
+  }
+  std::vector<ExpandedPath> added;
+  for (const auto& [git_dir, leaves] : kept) {
+    for (const std::string& sub : submodule_git_dirs(disk, git_dir)) {
+      for (const auto& [leaf, where] : leaves) {
+        const std::string target = sub + leaf;
+        const FileKind kind = disk.kind(target);
+        if (kind == FileKind::kSymlink) {
+          const auto leads = disk.real_path(target);
+          if (leads && path_is_within(*leads, workspace)) added.push_back({*leads, where});
+        } else if (kind != FileKind::kMissing) {
+          added.push_back({target, where});
         }
       }
     }

@@ -4,10 +4,8 @@
 #include <fmt/format.h>
 #include <linux/filter.h>
 #include <seccomp.h>
-#include <unistd.h>
 
 #include <map>
-#include <memory>
 #include <set>
 
 #include "seccomp/arg_program.h"
@@ -204,7 +202,7 @@ Result<BpfProgram> compile_seccomp(const SeccompPolicy& policy, const SeccompOpt
   Compiler c;
   AJ_TRY(mark_policy(policy, &c));
 
-  c.table.native_arch = seccomp_arch_native();
+  c.table.native_arch = seccomp_native_arch();
   std::set<int> special;
   add_fixed_rules(&c, &special);
   add_arg_filters(&c, options, &special);

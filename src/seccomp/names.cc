@@ -83,4 +83,6 @@ int seccomp_highest_known_syscall() {
   return highest;
 }
 
+std::uint32_t seccomp_native_arch() { return seccomp_arch_native(); }
+
 }  // namespace aj

@@ -2,6 +2,7 @@
 // architecture. With filter.cc, the only users of <seccomp.h>.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -24,5 +25,8 @@ std::string seccomp_syscall_name(int nr);
 
 // The highest native syscall number that has a name.
 int seccomp_highest_known_syscall();
+
+// The native ABI as seccomp_data.arch names it (AUDIT_ARCH_*).
+std::uint32_t seccomp_native_arch();
 
 }  // namespace aj

@@ -1,7 +1,6 @@
 #include "seccomp/notify_program.h"
 
 #include <errno.h>
-#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sys/syscall.h>
@@ -9,6 +8,8 @@
 #include <cstddef>
 
 #include "seccomp/bpf_eval.h"
+#include "seccomp/lookup_prefix.h"
+#include "seccomp/names.h"
 
 namespace aj {
 
@@ -18,29 +19,17 @@ bool is_journaled_refusal(std::uint32_t action) {
 }
 
 BpfProgram make_notifying_program(const BpfProgram& enforcing, const NotifyOptions& o) {
-  std::vector<std::uint32_t> nrs;
+  // The notified calls first, as a lookup on the number (lookup_prefix.h):
+  // it runs on every syscall the command makes.
+  LookupTable notified;
+  notified.native_arch = seccomp_native_arch();
   if (o.exec) {
-    nrs.push_back(SYS_execve);
-    nrs.push_back(SYS_execveat);
+    notified.answers[SYS_execve] = SECCOMP_RET_USER_NOTIF;
+    notified.answers[SYS_execveat] = SECCOMP_RET_USER_NOTIF;
   }
-  for (int nr : o.extra) nrs.push_back(static_cast<std::uint32_t>(nr));
-  const auto k = static_cast<std::uint8_t>(nrs.size());
-
+  for (int nr : o.extra) notified.answers[static_cast<std::uint32_t>(nr)] = SECCOMP_RET_USER_NOTIF;
   BpfProgram out;
-  auto emit = [&out](std::uint16_t code, std::uint8_t jt, std::uint8_t jf, std::uint32_t kv) {
-    out.insns.push_back({code, jt, jf, kv});
-  };
-  if (k > 0) {
-    // [0] ld arch; [1] native? else skip the prefix; [2] ld nr;
-    // [3 .. 3+k) jeq nr_i -> notify; [3+k] ja over; [4+k] ret notify.
-    emit(BPF_LD | BPF_W | BPF_ABS, 0, 0, offsetof(SeccompData, arch));
-    emit(BPF_JMP | BPF_JEQ | BPF_K, 0, static_cast<std::uint8_t>(3 + k), AUDIT_ARCH_X86_64);
-    emit(BPF_LD | BPF_W | BPF_ABS, 0, 0, offsetof(SeccompData, nr));
-    for (std::uint8_t i = 0; i < k; ++i)
-      emit(BPF_JMP | BPF_JEQ | BPF_K, static_cast<std::uint8_t>(k - i), 0, nrs[i]);
-    emit(BPF_JMP | BPF_JA, 0, 0, 1);
-    emit(BPF_RET | BPF_K, 0, 0, SECCOMP_RET_USER_NOTIF);
-  }
+  if (!notified.answers.empty()) out = lookup_prefix(notified);
   for (BpfInsn insn : enforcing.insns) {
     if (o.denials && insn.code == (BPF_RET | BPF_K) && is_journaled_refusal(insn.k))
       insn.k = SECCOMP_RET_USER_NOTIF;

@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "supervise/jail_path.h"
+#include "sys/read_file.h"
 
 namespace aj {
 namespace {
@@ -20,11 +21,7 @@ namespace {
 constexpr int kFchmodat2 = 452;  // Linux 6.6; not in every libc's headers
 
 std::string fd_path(int fd) {
-  char link[64];
-  std::snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
-  char buf[4096];
-  const ssize_t n = ::readlink(link, buf, sizeof buf);
-  return n <= 0 || static_cast<std::size_t>(n) >= sizeof buf ? std::string() : std::string(buf, n);
+  return read_link("/proc/self/fd/" + std::to_string(fd)).value_or("");
 }
 
 int open_how(int dirfd, const char* path, std::uint64_t flags, std::uint64_t resolve) {
@@ -73,6 +70,8 @@ std::vector<int> MetadataGuard::syscalls() {
   return out;
 }
 
+bool MetadataGuard::handles(int nr) { return shape_of(nr) != nullptr; }
+
 int MetadataGuard::path_arg(int nr) {
   const Shape* s = shape_of(nr);
   return s ? s->path_arg : -1;
@@ -117,15 +116,9 @@ bool MetadataGuard::in_writable_grant(int object, const std::string& where) cons
   return false;
 }
 
-bool MetadataGuard::on_jail_mount(int proc_fd, int pid, int object) const {
+bool MetadataGuard::on_jail_mount(int pid, int object) const {
   if (jail_mounts_.empty()) {
-    char rel[64];
-    std::snprintf(rel, sizeof rel, "%d/mountinfo", pid);
-    UniqueFd fd(::openat(proc_fd, rel, O_RDONLY | O_CLOEXEC));
-    if (!fd) return false;
-    std::string text;
-    char buf[8192];
-    for (ssize_t n; (n = ::read(fd.get(), buf, sizeof buf)) > 0;) text.append(buf, n);
+    const std::string text = read_file("/proc/" + std::to_string(pid) + "/mountinfo").value_or("");
     // Each line starts with the mount ID.
     for (std::size_t at = 0; at < text.size();) {
       jail_mounts_.push_back(std::strtoull(text.c_str() + at, nullptr, 10));
@@ -189,21 +182,12 @@ int MetadataGuard::resolve(int proc_fd, int pid, int nr, const std::uint64_t arg
   return object.release();
 }
 
-bool MetadataGuard::may_chown(int proc_fd, int pid, uid_t st_uid, gid_t st_gid, uid_t uid,
-                              gid_t gid) const {
+bool MetadataGuard::may_chown(int pid, uid_t st_uid, gid_t st_gid, uid_t uid, gid_t gid) const {
   if (st_uid != owner_) return false;                                // only the owner
   if (uid != static_cast<uid_t>(-1) && uid != st_uid) return false;  // to itself only
   if (gid == static_cast<gid_t>(-1) || gid == st_gid) return true;
   // chgrp: to the fs group or a supplementary group of the process.
-  char rel[64];
-  std::snprintf(rel, sizeof rel, "%d/status", pid);
-  UniqueFd fd(::openat(proc_fd, rel, O_RDONLY | O_CLOEXEC));
-  if (!fd) return false;
-  char buf[4096];
-  const ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
-  if (n <= 0) return false;
-  buf[n] = '\0';
-  const std::string text(buf);
+  const std::string text = read_file("/proc/" + std::to_string(pid) + "/status").value_or("");
   auto ids_of = [&text](const char* key) {
     std::vector<unsigned long> ids;
     const std::size_t at = text.find(key);
@@ -240,23 +224,22 @@ MetadataCall MetadataGuard::perform(int proc_fd, int pid, int nr, const std::uin
   // file no directory links to (memfd, O_TMPFILE, deleted): no one else can
   // open it by name.
   const bool own = (!out.path.empty() && out.path[0] != '/') || st.st_nlink == 0;
-  if (!own && mount_namespace_ && !on_jail_mount(proc_fd, pid, object.get())) {
-    out.err = EACCES;
-    out.refused = true;
-    out.reason = "not on the jail's mounts (a descriptor or link from outside)";
-    return out;
-  }
-  if (!own && !mount_namespace_ && !in_writable_grant(object.get(), out.path)) {
-    out.err = EACCES;
-    out.refused = true;
-    out.reason = "not in a writable path (no mount namespace: the supervisor makes the change)";
-    return out;
+  if (!own) {
+    if (mount_namespace_ && !on_jail_mount(pid, object.get()))
+      out.reason = "not on the jail's mounts (a descriptor or link from outside)";
+    if (!mount_namespace_ && !in_writable_grant(object.get(), out.path))
+      out.reason = "not in a writable path (no mount namespace: the supervisor makes the change)";
+    if (!out.reason.empty()) {
+      out.err = EACCES;
+      out.refused = true;
+      return out;
+    }
   }
   // On the jail's mounts the kernel applies their read-only flags below.
   if (shape.owner) {
     const auto uid = static_cast<uid_t>(args[value_arg]);
     const auto gid = static_cast<gid_t>(args[value_arg + 1]);
-    if (!may_chown(proc_fd, pid, st.st_uid, st.st_gid, uid, gid)) {
+    if (!may_chown(pid, st.st_uid, st.st_gid, uid, gid)) {
       out.err = EPERM;
       return out;
     }

@@ -47,6 +47,7 @@ class MetadataGuard {
 
   // The syscall numbers the guard handles.
   static std::vector<int> syscalls();
+  static bool handles(int nr);
   // Index of the path argument of nr, or -1 (fchmod, fchown).
   static int path_arg(int nr);
   // "chmod" or "chown": what call nr changes, for the journal.
@@ -67,13 +68,13 @@ class MetadataGuard {
   bool in_writable_grant(int object, const std::string& where) const;
   // Whether object lies on one of the jail's mounts (those of pid's /proc
   // entry).
-  bool on_jail_mount(int proc_fd, int pid, int object) const;
+  bool on_jail_mount(int pid, int object) const;
   // The object a call names, as an O_PATH fd; -1 with *err set.
   int resolve(int proc_fd, int pid, int nr, const std::uint64_t args[6], const std::string& path,
               int* err) const;
   // Whether process pid may make chown(uid, gid) on a file of st_uid:st_gid
   // (-1: unchanged), as the kernel decides without CAP_CHOWN.
-  bool may_chown(int proc_fd, int pid, uid_t st_uid, gid_t st_gid, uid_t uid, gid_t gid) const;
+  bool may_chown(int pid, uid_t st_uid, gid_t st_gid, uid_t uid, gid_t gid) const;
 };
 
 }  // namespace aj

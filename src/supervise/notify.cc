@@ -28,11 +28,6 @@ bool wants_write(std::uint64_t flags) {
   return (flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC)) != 0;
 }
 
-bool is_metadata_syscall(int nr) {
-  const std::vector<int> nrs = MetadataGuard::syscalls();
-  return std::find(nrs.begin(), nrs.end(), nr) != nrs.end();
-}
-
 }  // namespace
 
 void NotifyHandler::metadata_call(int pid, int nr, const std::uint64_t a[6], void* resp_ptr) {
@@ -201,7 +196,7 @@ bool NotifyHandler::handle_one() {
     if (::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &req->id) == 0) ::kill(pid, SIGKILL);
     resp->error = -EPERM;
     resp->flags = 0;
-  } else if (metadata_guard_ && is_metadata_syscall(data.nr)) {
+  } else if (metadata_guard_ && MetadataGuard::handles(data.nr)) {
     metadata_call(pid, data.nr, data.args, resp);
   } else if (is_exec) {
     Remote mem(pid);

@@ -11,7 +11,6 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <array>
 #include <filesystem>
 #include <string>
 
@@ -49,10 +48,13 @@ mode_t mode_of(const fs::path& p) {
   return st.st_mode & 07777;
 }
 
+const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
+
+// The guard performs call nr (arguments a0..a3) for this process.
 MetadataCall call(const MetadataGuard& g, int nr, std::uint64_t a0, std::uint64_t a1,
-                  std::uint64_t a2, const std::string& path) {
+                  std::uint64_t a2, const std::string& path, std::uint64_t a3 = 0) {
   const int proc = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-  const std::uint64_t args[6] = {a0, a1, a2, 0, 0, 0};
+  const std::uint64_t args[6] = {a0, a1, a2, a3, 0, 0};
   MetadataCall out = g.perform(proc, ::getpid(), nr, args, path);
   ::close(proc);
   return out;
@@ -72,7 +74,6 @@ TEST_CASE("the metadata guard changes modes in a writable grant and refuses the 
   const MetadataGuard guard(false, {(s.root / "ws").string()}, ::geteuid());
   const std::string mine = (s.root / "ws" / "mine").string();
   const std::string theirs = (s.root / "outside" / "theirs").string();
-  const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
 
   MetadataCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0600, mine);
   CHECK(r.err == 0);
@@ -127,7 +128,6 @@ TEST_CASE(
   Scratch s;
   const std::string mine = (s.root / "ws" / "mine").string();
   const MetadataGuard guard(false, {(s.root / "ws").string()}, ::geteuid() + 1);
-  const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
   const MetadataCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0600, mine);
   CHECK(r.err == EPERM);
   CHECK(mode_of(mine) == 0644);
@@ -139,7 +139,6 @@ TEST_CASE("with a mount namespace the guard changes what lies on the jail's moun
   Scratch s;
   const MetadataGuard guard(true, {}, ::geteuid());
   const std::string theirs = (s.root / "outside" / "theirs").string();
-  const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
   MetadataCall r = call(guard, SYS_fchmodat, at_fdcwd, 0, 0640, theirs);
   CHECK(r.err == 0);
   CHECK(mode_of(theirs) == 0640);
@@ -155,16 +154,10 @@ TEST_CASE("the metadata guard lets the owner chown only to itself and chgrp to i
   const MetadataGuard guard(false, {(s.root / "ws").string()}, ::geteuid());
   const std::string mine = (s.root / "ws" / "mine").string();
   const std::string theirs = (s.root / "outside" / "theirs").string();
-  const auto at_fdcwd = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
   const auto keep = static_cast<std::uint64_t>(static_cast<std::uint32_t>(-1));
   const std::uint64_t uid = ::geteuid(), gid = ::getegid();
-  auto chown_args = [&](std::uint64_t u, std::uint64_t g) {
-    return std::array<std::uint64_t, 6>{at_fdcwd, 0, u, g, 0, 0};
-  };
-  const int proc = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
   auto run = [&](std::uint64_t u, std::uint64_t g, const std::string& path) {
-    const auto a = chown_args(u, g);
-    return guard.perform(proc, ::getpid(), SYS_fchownat, a.data(), path);
+    return call(guard, SYS_fchownat, at_fdcwd, 0, u, path, g);
   };
   CHECK(run(uid, gid, mine).err == 0);              // to itself: allowed, nothing changes
   CHECK(run(keep, gid, mine).err == 0);             // chgrp to its own group
@@ -175,7 +168,6 @@ TEST_CASE("the metadata guard lets the owner chown only to itself and chgrp to i
   CHECK(outside.refused);
   CHECK(std::string(MetadataGuard::access_of(SYS_fchownat)) == "chown");
   CHECK(std::string(MetadataGuard::access_of(SYS_fchmod)) == "chmod");
-  ::close(proc);
 }
 
 }  // namespace
