@@ -124,6 +124,19 @@ void JournalSink::limit_hit(const std::string& which, const std::string& value) 
   emit_limit(which == "wall_time" ? "supervisor" : "cgroup", "[limits] " + which, which, value);
 }
 
+void JournalSink::watched_changed(const std::string& path, const std::string& rule,
+                                  const std::string& what, const std::string& reason,
+                                  const std::vector<std::string>& changed) {
+  JournalEvent e("fs.changed");
+  e.layer = "supervisor (watch)";
+  e.rule = rule;
+  e.set("path", path);
+  e.set("change", what);
+  e.set("reason", reason);
+  e.set("entries", changed);
+  emit(std::move(e));
+}
+
 void JournalSink::emit_limit(const std::string& layer, const std::string& rule,
                              const std::string& which, const std::string& value) {
   JournalEvent e("limit");

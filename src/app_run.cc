@@ -10,6 +10,7 @@
 #include "app_commands.h"
 #include "app_journal_sink.h"
 #include "app_session_dir.h"
+#include "app_watched.h"
 #include "base/exit_codes.h"
 #include "base/log.h"
 #include "launch/launcher.h"
@@ -374,8 +375,10 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   // The journal is closed as soon as the command has ended and its session
   // is empty: the durable write then overlaps the init's teardown.
   bool ended = false;
+  WatchedPaths watched(plan.watched);
   lo.on_command_exit = [&](const Outcome& out) {
     report_cgroup_events(layers, sink);
+    watched.report(journal.get());
     end_journal(out.exit_code, out.signal, out.timed_out);
     ended = true;
   };
@@ -384,6 +387,7 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   finish_cgroup(layers, sink, ended);
   if (!plan.user_namespace) remove_private_dir(plan.private_dir);
   int code = outcome ? outcome->exit_code : kExitSetupFailed;
+  if (outcome && !outcome->failure) watched.report(journal.get());
   if (!ended)
     end_journal(code, outcome ? outcome->signal : std::nullopt, outcome && outcome->timed_out);
   if (!outcome) {

@@ -147,6 +147,14 @@ std::string summarize_fs(const JournalRecord& r) {
   return out + parenthesised({field(r, "syscall"), pid_part(r)});
 }
 
+std::string summarize_changed(const JournalRecord& r) {
+  std::string out = field(r, "change") + " " + field(r, "path");
+  const JsonValue* entries = r.json.get("entries");
+  if (entries && entries->is_array() && entries->items.size() > 1)
+    out += fmt::format(" ({} entries)", entries->items.size());
+  return out;
+}
+
 std::string summarize_limit(const JournalRecord& r) {
   std::string out = field(r, "limit");
   if (std::string value = field(r, "value"); !value.empty()) out += " " + value;
@@ -302,6 +310,8 @@ std::string journal_summary(const JournalRecord& r) {
     out = summarize_syscall(r);
   else if (e == "fs.deny")
     out = summarize_fs(r);
+  else if (e == "fs.changed")
+    out = summarize_changed(r);
   else if (e == "limit" || e == "limit.hit")
     out = summarize_limit(r);
   else if (e == "signal")

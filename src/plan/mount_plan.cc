@@ -127,6 +127,11 @@ class Planner {
     return c && (c->category == Category::kReadOnly || c->category == Category::kReadWrite);
   }
 
+  bool covered_by_writable(const std::string& path) const {
+    const Request* c = covering(path);
+    return c && c->category == Category::kReadWrite;
+  }
+
   void plan_one(const Request& r, std::vector<MountOp>& out) {
     if (r.category == Category::kTmpfs) {
       unsigned mode = (r.path == "/tmp" || r.path == "/var/tmp") ? 01777 : 0755;
@@ -142,6 +147,8 @@ class Planner {
       if (!is_optional(r.path))
         error(r.where,
               fmt::format("'{}' does not exist (list it in `optional` if that is fine)", r.path));
+      else if (r.category == Category::kReadOnly && covered_by_writable(r.path))
+        plan_.unguarded.push_back({r.path, r.where});
       return;
     }
     MountKind mk =

@@ -55,6 +55,10 @@ struct FilesystemRequest {
 struct MountPlan {
   std::vector<MountOp> ops;
   std::vector<std::string> errors;  // "FILE:LINE:COL: message"
+  // Read-only paths inside a writable bind that do not exist yet (optional):
+  // nothing can be bound there, so the command may create them (a .git/hooks
+  // in a workspace that had no repository).
+  std::vector<ExpandedPath> unguarded;
 };
 
 // The op whose mount a path lies on in the finished view (the deepest one

@@ -53,8 +53,26 @@ GrantKind grant_for(const MountOp& op) {
 // Without a mount namespace Landlock is the only wall: grant the host paths
 // the mount plan would have bound, never a tmpfs path (it would be the host's
 // shared /tmp or home), and say which hides cannot be enforced.
+// The read-write bind holding `path` (not the path itself), or nullptr.
+const MountOp* writable_bind_holding(const MountPlan& mounts, const std::string& path) {
+  for (const auto& op : mounts.ops)
+    if (op.kind == MountKind::kBindReadWrite && op.target != path &&
+        path_is_within(path, op.target))
+      return &op;
+  return nullptr;
+}
+
 void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>& notes) {
   for (const auto& op : plan.mounts.ops) {
+    // Landlock grants add up: a read-only path inside a writable one (the
+    // default profile's .git/hooks and .git/config) stays writable.
+    const MountOp* holder =
+        op.kind == MountKind::kBindReadOnly ? writable_bind_holding(plan.mounts, op.target) : nullptr;
+    if (holder)
+      notes.push_back(fmt::format(
+          "read-only '{}' ({}): no mount namespace; still writable through the grant '{}' that "
+          "contains it (changes are reported when the command ends)",
+          op.target, op.where.str(), holder->target));
     switch (op.kind) {
       case MountKind::kBindReadOnly:
       case MountKind::kBindReadWrite:
@@ -116,6 +134,42 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
   if (ll.active())
     ll.paths.push_back({"/", landlock::kAccessFsReadDir, false, GrantKind::kRead, {}});
   return ll;
+}
+
+// See Plan::watched.
+std::vector<WatchedPath> watched_paths(const Plan& plan, const FilesystemRequest& req) {
+  std::vector<WatchedPath> out;
+  for (const auto& u : plan.mounts.unguarded)
+    out.push_back({u.path, u.where, "read-only in the profile, but missing when the jail started"});
+  if (!plan.user_namespace)
+    for (const auto& op : plan.mounts.ops)
+      if (op.kind == MountKind::kBindReadOnly && writable_bind_holding(plan.mounts, op.target))
+        out.push_back({op.target, op.where,
+                       "read-only in the profile, but inside a writable path and without a mount "
+                       "namespace"});
+  // git reads a repository's config and hooks from the directory its
+  // `commondir` names, and (with extensions.worktreeConfig) config.worktree
+  // too: either, written inside, would undo the read-only config and hooks,
+  // and a file that does not exist cannot be bound over.
+  for (const auto& p : req.read_only) {
+    const auto slash = p.path.rfind('/');
+    const std::string leaf = p.path.substr(slash + 1), git_dir = p.path.substr(0, slash);
+    const bool is_git_dir =
+        git_dir.ends_with("/.git") || git_dir.find("/.git/modules/") != std::string::npos;
+    if ((leaf != "hooks" && leaf != "config") || !is_git_dir) continue;
+    if (!writable_bind_holding(plan.mounts, git_dir + "/commondir")) continue;
+    out.push_back({git_dir + "/commondir", p.where,
+                   "git would take the repository's config and hooks from where it points"});
+    out.push_back({git_dir + "/config.worktree", p.where,
+                   "git may read it as more of the repository's config"});
+  }
+  std::vector<WatchedPath> unique;
+  for (auto& e : out) {
+    bool seen = false;
+    for (const auto& u : unique) seen = seen || u.path == e.path;
+    if (!seen) unique.push_back(std::move(e));
+  }
+  return unique;
 }
 
 // Hiding the journal's directory must not hide what the jail is for, and
@@ -326,6 +380,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
 
   auto exec = expand_list(fs.exec, vars, errors);
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
+  plan.watched = watched_paths(plan, req);
   plan.rlimits = build_rlimits(policy.limits);
   if (policy.limits.memory) plan.memory_max = policy.limits.memory->value;
   if (policy.limits.processes) plan.pids_max = policy.limits.processes->value;

@@ -22,6 +22,13 @@ struct PlanInputs {
   std::optional<std::string> journal_target;  // --journal PATH|-|fd:N
 };
 
+// A path whose changes are reported (Plan::watched).
+struct WatchedPath {
+  std::string path;
+  SourceLoc where;  // the profile item that asked for it
+  std::string why;  // why the jail cannot keep it read-only, and what it matters for
+};
+
 struct Plan {
   std::string session_id;
   std::string workspace;  // empty when workspace = none
@@ -51,6 +58,12 @@ struct Plan {
   // Where the journal goes: a path (its directory is hidden from the jail),
   // "-" or "fd:N".
   std::string journal_target;
+  // Paths the profile keeps read-only that the jail cannot: optional ones
+  // missing at the start (nothing to bind), all inside a writable grant
+  // without a mount namespace, and the files that would move a protected
+  // .git's config and hooks elsewhere (commondir, config.worktree). Compared
+  // before and after the command, and every change reported.
+  std::vector<WatchedPath> watched;
 };
 
 struct PlanResult {

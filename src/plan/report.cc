@@ -203,10 +203,12 @@ class Builder {
         ".git/modules) are kept read-only by the default profile.");
     a.push_back(
         "git on the host can still run code the command planted in git metadata it may "
-        "write: .git/commondir (config and hooks read from elsewhere), or the .git of a "
-        "repository nested in the workspace, or one it registers as a submodule later "
-        "(its core.fsmonitor runs on `git status` at the top). Look before running git in "
-        "the workspace outside the jail.");
+        "write: .git/commondir (config and hooks read from elsewhere; a new one is reported "
+        "when the command ends, not prevented), a .git made where there was none (reported "
+        "too), or the .git of a repository nested in the workspace, or one it registers as "
+        "a submodule later (its core.fsmonitor runs on `git status` at the top). Look "
+        "before running git in the workspace outside the jail, and do not run it there "
+        "while the command runs.");
     a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");

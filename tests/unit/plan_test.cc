@@ -322,6 +322,70 @@ TEST_CASE("without user namespaces Landlock grants the would-be binds and privat
   CHECK(hide_reported);
 }
 
+namespace {
+std::vector<std::string> watched(const Plan& p) {
+  std::vector<std::string> out;
+  for (const auto& w : p.watched) out.push_back(w.path);
+  return out;
+}
+}  // namespace
+
+TEST_CASE("what the jail cannot keep read-only is watched") {
+  const std::string g = "/home/u/proj/.git";
+  SUBCASE("with a mount namespace: the files that would redirect a bound .git") {
+    PlanResult r = plan_with(policy());
+    REQUIRE(r.plan);
+    CHECK(watched(*r.plan) == std::vector<std::string>{g + "/commondir", g + "/config.worktree"});
+    CHECK(r.plan->watched[0].where.str() == "p.toml:3:1");
+    CHECK(r.plan->landlock.not_enforced.empty());
+  }
+  SUBCASE("no repository yet: its hooks and config, which nothing could be bound over") {
+    FakeDisk d = disk();
+    d.kinds.erase(g);
+    d.kinds.erase(g + "/hooks");
+    d.kinds.erase(g + "/config");
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    auto w = watched(*r.plan);
+    std::sort(w.begin(), w.end());
+    CHECK(w == std::vector<std::string>{g + "/commondir", g + "/config", g + "/config.worktree",
+                                        g + "/hooks"});
+    CHECK(r.plan->watched[0].why.find("missing when the jail started") != std::string::npos);
+  }
+  SUBCASE("without a mount namespace: every read-only path inside a writable one, reported") {
+    PlanInputs in;
+    in.user_namespace = false;
+    PlanResult r = plan_with(policy(), disk(), in);
+    REQUIRE(r.plan);
+    auto w = watched(*r.plan);
+    CHECK(index_of(w, g + "/hooks") < w.size());
+    CHECK(index_of(w, g + "/config") < w.size());
+    CHECK(index_of(w, g + "/commondir") < w.size());
+    CHECK(index_of(w, "/usr") == w.size());  // read-only, but inside nothing writable
+    const auto& notes = r.plan->landlock.not_enforced;
+    CHECK(std::any_of(notes.begin(), notes.end(), [&g](const std::string& s) {
+      return s.rfind("read-only '" + g + "/hooks' (p.toml:3:1): no mount namespace", 0) == 0;
+    }));
+  }
+  SUBCASE("submodules' git directories too") {
+    FakeDisk d = disk();
+    d.kinds[g + "/modules"] = d.kinds[g + "/modules/sub"] = FileKind::kDirectory;
+    d.kinds[g + "/modules/sub/HEAD"] = d.kinds[g + "/modules/sub/config"] = FileKind::kFile;
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    auto w = watched(*r.plan);
+    CHECK(index_of(w, g + "/modules/sub/commondir") < w.size());
+  }
+  SUBCASE("nothing kept read-only: nothing watched") {
+    ProfileLayer l;
+    l.file = "p.toml";
+    l.filesystem.workspace = Item<WorkspaceMode>{WorkspaceMode::kBind, {"p.toml", 1, 1}};
+    PlanResult r = plan_with(merge_layers({l}));
+    REQUIRE(r.plan);
+    CHECK(r.plan->watched.empty());
+  }
+}
+
 TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(-1) without pids") {
   struct Row {
     int abi;
