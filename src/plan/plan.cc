@@ -66,8 +66,9 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
   for (const auto& op : plan.mounts.ops) {
     // Landlock grants add up: a read-only path inside a writable one (the
     // default profile's .git/hooks and .git/config) stays writable.
-    const MountOp* holder =
-        op.kind == MountKind::kBindReadOnly ? writable_bind_holding(plan.mounts, op.target) : nullptr;
+    const MountOp* holder = op.kind == MountKind::kBindReadOnly
+                                ? writable_bind_holding(plan.mounts, op.target)
+                                : nullptr;
     if (holder)
       notes.push_back(fmt::format(
           "read-only '{}' ({}): no mount namespace; still writable through the grant '{}' that "

@@ -27,9 +27,7 @@ std::vector<std::string> described(const std::vector<PathChange>& changes) {
   return out;
 }
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path) << text;
-}
+void write_file(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
 
 }  // namespace
 
