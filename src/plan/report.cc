@@ -219,6 +219,12 @@ class Builder {
           "secrets: shadow, host and service keys, VPN, Wi-Fi and cluster credentials).");
     if (!plan_.user_namespace)
       a.push_back(
+          "No PID namespace: the command sees every process on the host in /proc, with its "
+          "command line (arguments holding a password show); not their environment, memory "
+          "or descriptors (Landlock refuses the ptrace access those need), and it cannot "
+          "signal them where Landlock scopes signals (ABI 6) or seccomp refuses kill(-1).");
+    if (!plan_.user_namespace)
+      a.push_back(
           "No user namespace: the supervisor performs chmod and chown for the command and "
           "refuses them outside the writable paths; the timestamps of your files outside "
           "them can still be changed.");
