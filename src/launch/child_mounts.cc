@@ -304,8 +304,13 @@ bool build_filesystem(const ChildSpec& spec, ChildFailure* failure) noexcept {
     bool bind = m.kind == MountKind::kBindReadOnly || m.kind == MountKind::kBindReadWrite ||
                 m.kind == MountKind::kBindDevice;
     if (!bind) continue;
-    source_fds[i] =
-        sys::open_tree(AT_FDCWD, m.source, OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE);
+    // Sources are real paths (the plan resolved them): a symbolic link met
+    // now was swapped in since, by another session writing the same
+    // workspace, to pull a host path into this jail. Refused (ELOOP).
+    Fd source(sys::openat2(AT_FDCWD, m.source, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS));
+    if (source.fd >= 0)
+      source_fds[i] = sys::open_tree(
+          source.fd, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_RECURSIVE | AT_EMPTY_PATH);
     if (source_fds[i] < 0 && !(m.optional && errno == ENOENT))
       return fail(failure, ChildStage::kOpenSource, static_cast<int>(i), errno);
   }

@@ -2,6 +2,7 @@
 // be built and tested with fake facts (sys/host_probe.h gathers the real ones).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -37,6 +38,12 @@ class Disk {
   virtual std::optional<std::string> real_path(const std::string& path) const = 0;
   // The names in a directory (not . and ..); empty when it cannot be read.
   virtual std::vector<std::string> list_dir(const std::string& /*path*/) const { return {}; }
+  // The start of a regular file (at most max bytes; a final symlink is not
+  // followed); nullopt when it cannot be read.
+  virtual std::optional<std::string> read_text(const std::string& /*path*/,
+                                               std::size_t /*max*/) const {
+    return std::nullopt;
+  }
 };
 
 }  // namespace aj

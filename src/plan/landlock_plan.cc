@@ -74,7 +74,7 @@ void plan_paths(const LandlockInputs& in, LandlockPlan& plan) {
       continue;
     }
     plan.paths.push_back(LandlockPathRule{g.path, landlock_access_for(g.kind, g.path, plan.abi),
-                                          g.optional, g.kind, g.where});
+                                          g.optional, g.kind, g.where, g.exact});
   }
   // Gaps of older ABIs that weaken every filesystem rule, reported once.
   if (plan.abi >= 1 && plan.abi < 3) {

@@ -28,6 +28,10 @@ struct PathGrant {
   GrantKind kind = GrantKind::kRead;
   bool optional = false;  // a missing path is skipped instead of failing
   SourceLoc where;
+  // Already resolved (a real path): opened without following any symbolic
+  // link, so a link swapped in meanwhile (by another session writing the
+  // same workspace) cannot move the grant elsewhere.
+  bool exact = false;
 };
 
 struct LandlockInputs {
@@ -45,6 +49,7 @@ struct LandlockPathRule {
   bool optional = false;
   GrantKind kind = GrantKind::kRead;
   SourceLoc where;
+  bool exact = false;  // see PathGrant::exact
 };
 
 struct LandlockPortRule {

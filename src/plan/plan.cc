@@ -78,7 +78,7 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
       case MountKind::kBindReadOnly:
       case MountKind::kBindReadWrite:
       case MountKind::kBindDevice:
-        in.grants.push_back({op.target, grant_for(op), op.optional, op.where});
+        in.grants.push_back({op.target, grant_for(op), op.optional, op.where, true});
         break;
       case MountKind::kProc:
         in.grants.push_back({"/proc", GrantKind::kRead, false, op.where});
@@ -103,7 +103,7 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
 // Landlock, the second wall: every path the mount plan makes reachable is
 // granted again, so a mistake in the mount view is not an escape.
 LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
-                           const std::vector<ExpandedPath>& exec) {
+                           const std::vector<PathGrant>& exec) {
   LandlockInputs in;
   in.abi = abi;
   std::vector<std::string> notes;
@@ -121,9 +121,9 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
     }
     GrantKind kind = grant_for(op);
     if (op.target == "/dev/shm") kind = GrantKind::kDevice;
-    in.grants.push_back({op.target, kind, op.optional, op.where});
+    in.grants.push_back({op.target, kind, op.optional, op.where, op.is_bind()});
   }
-  for (const auto& e : exec) in.grants.push_back({e.path, GrantKind::kExec, true, e.where});
+  in.grants.insert(in.grants.end(), exec.begin(), exec.end());
   in.tcp_connect = policy.network.tcp_connect;
   in.tcp_bind = policy.network.tcp_bind;
   in.scope_ipc = true;
@@ -379,7 +379,12 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.env = std::move(env.entries);
   plan.dropped_secret_names = std::move(env.dropped_secret_names);
 
-  auto exec = expand_list(fs.exec, vars, errors);
+  // Resolved now, so that the child opens them without following links.
+  std::vector<PathGrant> exec;
+  for (const auto& e : expand_list(fs.exec, vars, errors)) {
+    const auto real = disk.real_path(e.path);
+    exec.push_back({real.value_or(e.path), GrantKind::kExec, true, e.where, real.has_value()});
+  }
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
   plan.watched = watched_paths(plan, req);
   plan.rlimits = build_rlimits(policy.limits);

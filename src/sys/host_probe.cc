@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstdlib>
 
+#include "base/unique_fd.h"
 #include "sys/landlock.h"
 #include "sys/read_file.h"
 
@@ -46,6 +47,22 @@ std::vector<std::string> RealDisk::list_dir(const std::string& path) const {
     if (name != "." && name != "..") out.push_back(name);
   }
   ::closedir(d);
+  return out;
+}
+
+std::optional<std::string> RealDisk::read_text(const std::string& path, std::size_t max) const {
+  UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
+  struct stat st;
+  if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
+  std::string out(max, '\0');
+  std::size_t got = 0;
+  while (got < max) {
+    ssize_t n = ::read(fd.get(), out.data() + got, max - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  out.resize(got);
   return out;
 }
 

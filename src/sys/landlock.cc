@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "sys/landlock_abi.h"
+#include "sys/mount_api.h"
 
 namespace aj {
 
@@ -43,7 +44,8 @@ int add_path_rule(int ruleset_fd, const LandlockChildRules& rules, std::size_t i
                   LandlockApplyError* out) noexcept {
   const LandlockChildPath& p = rules.paths[i];
   const int index = static_cast<int>(i);
-  const int fd = ::open(p.path, O_PATH | O_CLOEXEC);
+  const int fd = p.exact ? sys::openat2(AT_FDCWD, p.path, O_PATH | O_CLOEXEC, RESOLVE_NO_SYMLINKS)
+                         : ::open(p.path, O_PATH | O_CLOEXEC);
   if (fd < 0) {
     const int e = errno;
     if (e == ENOENT && p.optional) return 0;
@@ -81,7 +83,7 @@ LandlockChildRules make_child_rules(const LandlockPlan& plan, LandlockChildStora
   storage.paths.reserve(plan.paths.size());
   storage.ports.reserve(plan.ports.size());
   for (const auto& p : plan.paths) {
-    storage.paths.push_back(LandlockChildPath{p.path.c_str(), p.access, p.optional});
+    storage.paths.push_back(LandlockChildPath{p.path.c_str(), p.access, p.optional, p.exact});
   }
   for (const auto& p : plan.ports) {
     storage.ports.push_back(LandlockChildPort{p.port, p.access});

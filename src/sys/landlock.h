@@ -28,6 +28,7 @@ struct LandlockChildPath {
   const char* path;  // NUL-terminated, absolute
   std::uint64_t access;
   bool optional;
+  bool exact;  // open without following symbolic links (RESOLVE_NO_SYMLINKS)
 };
 
 struct LandlockChildPort {
