@@ -410,6 +410,8 @@ SeccompOptions builtin_seccomp_options(const Plan& plan) {
   // Without read-only mounts only Landlock's TRUNCATE right (ABI 3) keeps
   // truncation inside the writable paths.
   o.guard_truncate = !plan.user_namespace && plan.landlock.abi < 3;
+  o.guard_other_processes = !plan.user_namespace;
+  o.no_host_ipc = !plan.user_namespace;
   return o;
 }
 

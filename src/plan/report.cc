@@ -221,8 +221,11 @@ class Builder {
       a.push_back(
           "No PID namespace: the command sees every process on the host in /proc, with its "
           "command line (arguments holding a password show); not their environment, memory "
-          "or descriptors (Landlock refuses the ptrace access those need), and it cannot "
-          "signal them where Landlock scopes signals (ABI 6) or seccomp refuses kill(-1).");
+          "or descriptors (Landlock refuses the ptrace access those need); it cannot change "
+          "their limits, priorities or CPUs (seccomp lets prlimit, setpriority, ioprio_set and "
+          "sched_set* name only the caller), and cannot signal them where Landlock scopes "
+          "signals (ABI 6) or seccomp refuses kill(-1). System V and POSIX message-queue IPC "
+          "is refused (it would be the host's).");
     if (!plan_.user_namespace)
       a.push_back(
           "No user namespace: the supervisor performs chmod and chown for the command and "

@@ -93,6 +93,31 @@ ArgFilter kill_filter(bool group, bool all) {
                        : "kill(-1) refused (no Landlock signal scoping, no PID namespace)"};
 }
 
+// A call naming a process by pid in `pid_arg`: only 0 (the caller) allowed.
+ArgFilter own_process_filter(std::string_view syscall, unsigned pid_arg) {
+  return {syscall, EPERM, rules_any_bit(pid_arg, kLow32), rules_no_bit(pid_arg, kLow32),
+          "only the calling process (pid 0) may be named (no PID namespace)"};
+}
+
+// setpriority(which, who) and ioprio_set(which, who): only `which` = own_which
+// (the process) with who = 0 (the caller); a process group or a user would
+// reach processes outside the jail.
+ArgFilter own_which_filter(std::string_view syscall, std::uint32_t own_which) {
+  ArgFilter f{syscall,
+              EPERM,
+              rules_low32_neither(0, own_which, own_which),
+              {},
+              "only the calling process may be named (no PID namespace)"};
+  for (const ArgRule& r : rules_any_bit(1, kLow32)) f.deny.push_back(r);
+  f.complement = rules_and(rules_low32_either(0, own_which, own_which), rules_no_bit(1, kLow32));
+  return f;
+}
+
+// The whole call refused, whatever its arguments.
+ArgFilter refused_filter(std::string_view syscall, int err, std::string_view why) {
+  return {syscall, err, rules_arg_outside(0, {}), {}, why};
+}
+
 // chmod(2) and friends, mknod(2): refused when the mode holds a set-ID bit.
 ArgFilter setid_mode_filter(std::string_view syscall, unsigned mode_arg) {
   return {syscall, EPERM, rules_any_bit(mode_arg, kSetIdBits), rules_no_bit(mode_arg, kSetIdBits),
@@ -276,12 +301,22 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   }
   out.push_back(open_filter("open", 1, 2, options.guard_truncate));
   out.push_back(open_filter("openat", 2, 3, options.guard_truncate));
-  if (options.guard_truncate) {
-    out.push_back({"truncate",
-                   EPERM,
-                   rules_arg_outside(0, {}),
-                   {},
-                   "truncate(2) refused (no Landlock TRUNCATE, no read-only mounts)"});
+  if (options.guard_truncate)
+    out.push_back(refused_filter(
+        "truncate", EPERM, "truncate(2) refused (no Landlock TRUNCATE, no read-only mounts)"));
+  if (options.guard_other_processes) {
+    for (const char* syscall : {"prlimit64", "sched_setaffinity", "sched_setscheduler",
+                                "sched_setparam", "sched_setattr"})
+      out.push_back(own_process_filter(syscall, 0));
+    out.push_back(own_which_filter("setpriority", 0 /* PRIO_PROCESS */));
+    out.push_back(own_which_filter("ioprio_set", 1 /* IOPRIO_WHO_PROCESS */));
+  }
+  if (options.no_host_ipc) {
+    for (const char* syscall :
+         {"shmget", "shmat", "shmctl", "semget", "semop", "semtimedop", "semctl", "msgget",
+          "msgsnd", "msgrcv", "msgctl", "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive",
+          "mq_notify", "mq_getsetattr"})
+      out.push_back(refused_filter(syscall, EPERM, "the host's IPC objects (no IPC namespace)"));
   }
   if (options.guard_kill_group || options.guard_kill_all)
     out.push_back(kill_filter(options.guard_kill_group, options.guard_kill_all));

@@ -76,6 +76,17 @@ struct SeccompOptions {
   // and open(O_RDONLY | O_TRUNC) would empty any file the user may write,
   // outside the writable paths too.
   bool guard_truncate = false;
+  // No PID namespace: prlimit, setpriority, ioprio_set and the sched_set*
+  // calls would reach every process of the user (root's: the whole system)
+  // by pid, and neither Landlock nor a capability check stands in the way
+  // (the supervisor itself, killed through its RLIMIT_FSIZE, would leave the
+  // session unrecorded and running). Only the caller itself (pid 0) may be
+  // named.
+  bool guard_other_processes = false;
+  // No IPC namespace: System V shared memory, semaphores and message queues,
+  // and POSIX message queues, are the host's (X11's MIT-SHM segments, a
+  // database's shared memory): refused.
+  bool no_host_ipc = false;
 };
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options);

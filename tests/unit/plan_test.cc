@@ -421,6 +421,8 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
     CHECK(o.no_inet_sockets == !row.userns);  // --net none by default
     CHECK(o.no_unix_sockets == !row.userns);
     CHECK(o.guard_truncate == (!row.userns && row.abi < 3));
+    CHECK(o.guard_other_processes == !row.userns);
+    CHECK(o.no_host_ipc == !row.userns);
   }
 }
 

@@ -10,6 +10,7 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/personality.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 
@@ -63,7 +64,9 @@ std::vector<SeccompOptions> option_sets() {
                          .no_unix_sockets = no_unix,
                          .guard_kill_group = group,
                          .guard_kill_all = all,
-                         .guard_truncate = no_unix && group});
+                         .guard_truncate = no_unix && group,
+                         .guard_other_processes = no_unix && all,
+                         .no_host_ipc = no_unix && !group});
         }
       }
     }
@@ -83,7 +86,9 @@ TEST_CASE("every built-in argument filter's complement is exactly what its deny 
       CHECK_FALSE(f.deny.empty());
       // Only a filter that refuses every call has nothing left to allow.
       const bool refuses_all = (f.syscall == "socket" && o.no_inet_sockets && o.no_unix_sockets) ||
-                               f.syscall == "truncate";
+                               f.syscall == "truncate" || f.syscall.starts_with("shm") ||
+                               f.syscall.starts_with("sem") || f.syscall.starts_with("msg") ||
+                               f.syscall.starts_with("mq_");
       CHECK(f.complement.empty() == refuses_all);
       for (const auto* rules : {&f.deny, &f.complement}) {
         for (const ArgRule& r : *rules) CHECK(one_comparison_per_argument(r));
@@ -127,6 +132,8 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
   const auto kill_all = baseline_arg_filters({.guard_kill_group = true, .guard_kill_all = true});
   const auto kill_minus1 = baseline_arg_filters({.guard_kill_all = true});
   const auto trunc = baseline_arg_filters({.guard_truncate = true});
+  const auto others = baseline_arg_filters({.guard_other_processes = true});
+  const auto ipc = baseline_arg_filters({.no_host_ipc = true});
   struct Row {
     const std::vector<ArgFilter>* filters;
     const char* syscall;
@@ -137,6 +144,27 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
   const auto AT_FDCWD_U = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
   const Row rows[] = {
       {&normal, "ioctl", args0(0, TIOCSTI), true},
+      // Without a PID namespace only the caller may be named.
+      {&others, "prlimit64", args0(0, RLIMIT_FSIZE), false},
+      {&others, "prlimit64", args0(1234, RLIMIT_FSIZE), true},
+      {&others, "prlimit64", args0(high, RLIMIT_FSIZE), false},  // pid_t: the low half counts
+      {&others, "prlimit64", args0(high | 1, RLIMIT_FSIZE), true},
+      {&others, "sched_setaffinity", args0(0), false},
+      {&others, "sched_setaffinity", args0(1), true},
+      {&others, "sched_setscheduler", args0(77), true},
+      {&others, "sched_setparam", args0(77), true},
+      {&others, "sched_setattr", args0(77), true},
+      {&others, "sched_setattr", args0(0), false},
+      {&others, "setpriority", args0(PRIO_PROCESS, 0, 5), false},
+      {&others, "setpriority", args0(PRIO_PROCESS, 1234, 5), true},
+      {&others, "setpriority", args0(PRIO_PGRP, 0, 5), true},
+      {&others, "setpriority", args0(PRIO_USER, 0, 5), true},
+      {&others, "ioprio_set", args0(1 /* IOPRIO_WHO_PROCESS */, 0, 0), false},
+      {&others, "ioprio_set", args0(1, 99, 0), true},
+      {&others, "ioprio_set", args0(3 /* IOPRIO_WHO_USER */, 0, 0), true},
+      {&ipc, "shmget", args0(0x4a41494c, 4096, 0600), true},
+      {&ipc, "semget", args0(0), true},
+      {&ipc, "mq_open", args0(0), true},
       {&normal, "ioctl", args0(0, TIOCSTI | high), true},  // high bits must not slip past
       {&normal, "ioctl", args0(0, TIOCLINUX | (0xdeadULL << 40)), true},
       {&normal, "ioctl", args0(0, TCGETS), false},
