@@ -24,10 +24,20 @@ echo session > "$HOME/.claude/session-1" && echo STATE-DIR:WRITTEN
 if c=$(cat "$HOME/.ssh/id_rsa" 2>/dev/null) && [ -n "$c" ]; then echo "SSH:READ:$c"; else echo SSH:DENIED; fi
 echo "# planted" >> "$HOME/.bashrc" && echo BASHRC:APPENDED
 if (echo "{\"hooks\": {}}" > "$HOME/.claude/settings.json") 2>/dev/null; then
-  echo SETTINGS:WRITTEN; else echo SETTINGS:DENIED; fi'
+  echo SETTINGS:WRITTEN; else echo SETTINGS:DENIED; fi
+for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md; do
+  if (echo "planted" >> "$HOME/.claude/$f") 2>/dev/null; then echo "PLANT:$f:WRITTEN"; else echo "PLANT:$f:DENIED"; fi
+done
+if (mkdir -p "$HOME/.claude/agents" && echo "planted" > "$HOME/.claude/agents/new.md") 2>/dev/null; then echo AGENTS:CREATED; else echo AGENTS:DENIED; fi'
 chmod 755 "$version_dir/9.9.9"
 mkdir -p "$FAKE_HOME/.local/bin"
 ln -s "$version_dir/9.9.9" "$FAKE_HOME/.local/bin/claude"
+# Existing hook script, plugin, command and memory: read-only in the jail. No
+# agents directory yet: one made inside is reported when the session ends.
+mkfile_as_user "$FAKE_HOME/.claude/hooks/pre.sh" '#!/bin/sh'
+mkfile_as_user "$FAKE_HOME/.claude/plugins/cache/m/p/hooks/hooks.json" '{}'
+mkfile_as_user "$FAKE_HOME/.claude/commands/x.md" 'a command'
+mkfile_as_user "$FAKE_HOME/.claude/CLAUDE.md" 'my memory'
 chown -R -h "$TEST_UID:$TEST_GID" "$FAKE_HOME/.local" "$FAKE_HOME/.claude"
 AJ_EXTRA_ENV=("PATH=$FAKE_HOME/.local/bin:/usr/local/bin:/usr/bin:/bin"
   ANTHROPIC_API_KEY=sk-ant-test-key GITHUB_TOKEN=ghp_testtoken)
@@ -39,6 +49,13 @@ check_capture "control: the stand-in runs without the jail" out_has_line AGENT-R
 check_capture "control: it can read ~/.ssh/id_rsa without the jail" out_has_line "SSH:READ:$bait"
 check_capture "control: it can change ~/.claude/settings.json without the jail" \
   out_has_line SETTINGS:WRITTEN
+check_capture "control: it can append to ~/.claude/hooks/pre.sh without the jail" \
+  out_has_line PLANT:hooks/pre.sh:WRITTEN
+snapshot() { (cd "$FAKE_HOME/.claude" && cat hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md); }
+for f in hooks/pre.sh commands/x.md CLAUDE.md; do sed -i '/^planted$/d' "$FAKE_HOME/.claude/$f"; done
+sed -i '/^planted$/d' "$FAKE_HOME/.claude/plugins/cache/m/p/hooks/hooks.json"
+rm -rf "$FAKE_HOME/.claude/agents"
+kept=$(snapshot)
 cp -a "$T/bashrc.orig" "$FAKE_HOME/.bashrc"
 mkfile_as_user "$FAKE_HOME/.claude/settings.json" '{}'
 mkfile_as_user "$FAKE_HOME/.claude.json" '{"numStartups": 1}'
@@ -53,6 +70,12 @@ check_capture "claude profile: ~/.ssh/id_rsa cannot be read" out_has_line SSH:DE
 check_capture "claude profile: the bait appears nowhere" all_lacks "$bait"
 check_capture "claude profile: ~/.claude/settings.json (hooks) cannot be changed" \
   out_has_line SETTINGS:DENIED
+for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md; do
+  check_capture "claude profile: ~/.claude/$f cannot be changed" out_has_line "PLANT:$f:DENIED"
+done
+check "host: the hook script, plugin, command and memory are unchanged" [ "$(snapshot)" = "$kept" ]
+check_capture "claude profile: an agents directory made inside is reported" \
+  err_matches "created '$FAKE_HOME/\.claude/agents'"
 check "host: ~/.claude.json holds what the agent wrote" grep -q '"numStartups": 2' "$FAKE_HOME/.claude.json"
 check "host: ~/.claude/session-1 was kept" [ -f "$FAKE_HOME/.claude/session-1" ]
 check "host: ~/.bashrc is unchanged (home is private)" cmp -s "$FAKE_HOME/.bashrc" "$T/bashrc.orig"
