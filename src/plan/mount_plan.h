@@ -44,6 +44,13 @@ struct ExpandedPath {
   SourceLoc where;
 };
 
+// A path whose changes are reported (Plan::watched).
+struct WatchedPath {
+  std::string path;
+  SourceLoc where;  // the profile item that asked for it
+  std::string why;  // why the jail cannot keep it read-only, and what it matters for
+};
+
 // Input after variable expansion: plan/plan.cc expands, this file orders.
 struct FilesystemRequest {
   std::vector<ExpandedPath> read_only, read_write, hide, tmpfs, optional;

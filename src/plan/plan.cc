@@ -5,6 +5,7 @@
 #include <map>
 
 #include "plan/env_plan.h"
+#include "plan/git_protect.h"
 #include "policy/variables.h"
 #include "sys/landlock_abi.h"  // constants only, no system headers
 
@@ -138,7 +139,8 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
 }
 
 // See Plan::watched.
-std::vector<WatchedPath> watched_paths(const Plan& plan, const FilesystemRequest& req) {
+std::vector<WatchedPath> watched_paths(const Plan& plan,
+                                       const std::vector<WatchedPath>& git_watched) {
   std::vector<WatchedPath> out;
   for (const auto& u : plan.mounts.unguarded)
     out.push_back({u.path, u.where, "read-only in the profile, but missing when the jail started"});
@@ -148,22 +150,8 @@ std::vector<WatchedPath> watched_paths(const Plan& plan, const FilesystemRequest
         out.push_back({op.target, op.where,
                        "read-only in the profile, but inside a writable path and without a mount "
                        "namespace"});
-  // git reads a repository's config and hooks from the directory its
-  // `commondir` names, and (with extensions.worktreeConfig) config.worktree
-  // too: either, written inside, would undo the read-only config and hooks,
-  // and a file that does not exist cannot be bound over.
-  for (const auto& p : req.read_only) {
-    const auto slash = p.path.rfind('/');
-    const std::string leaf = p.path.substr(slash + 1), git_dir = p.path.substr(0, slash);
-    const bool is_git_dir =
-        git_dir.ends_with("/.git") || git_dir.find("/.git/modules/") != std::string::npos;
-    if ((leaf != "hooks" && leaf != "config") || !is_git_dir) continue;
-    if (!writable_bind_holding(plan.mounts, git_dir + "/commondir")) continue;
-    out.push_back({git_dir + "/commondir", p.where,
-                   "git would take the repository's config and hooks from where it points"});
-    out.push_back({git_dir + "/config.worktree", p.where,
-                   "git may read it as more of the repository's config"});
-  }
+  for (const auto& w : git_watched)
+    if (writable_bind_holding(plan.mounts, w.path)) out.push_back(w);
   std::vector<WatchedPath> unique;
   for (auto& e : out) {
     bool seen = false;
@@ -221,71 +209,6 @@ std::string journal_dir_to_hide(const std::string& target) {
   return dir;
 }
 
-// A repository's submodules keep their git directories under .git/modules
-// (nested ones under modules/a/modules/b; a name may hold slashes), and their
-// hooks and config run on the host as the top's do: `git status` at the top
-// runs a submodule's core.fsmonitor. Where the profile keeps a .git's hooks
-// or config read-only, the same file of every submodule's git directory is
-// read-only too (at most kMaxSubmoduleDirs directories are looked at). Such a
-// file that is a symbolic link is protected where it leads inside the
-// workspace; one leading elsewhere (or nowhere) is left alone rather than
-// stop the jail from starting, as a profile's own path would.
-constexpr std::size_t kMaxSubmoduleDirs = 512;
-
-// The git directories of the submodules under git_dir/modules.
-std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir) {
-  std::vector<std::string> found;
-  std::vector<std::string> pending = {git_dir + "/modules"};
-  std::size_t seen = 0;
-  while (!pending.empty() && seen < kMaxSubmoduleDirs) {
-    const std::string dir = pending.back();
-    pending.pop_back();
-    for (const std::string& name : disk.list_dir(dir)) {
-      const std::string child = dir + "/" + name;
-      if (disk.kind(child) != FileKind::kDirectory || ++seen > kMaxSubmoduleDirs) continue;
-      if (disk.kind(child + "/HEAD") == FileKind::kFile) {
-        found.push_back(child);
-        pending.push_back(child + "/modules");
-      } else {
-        pending.push_back(child);  // a name with a slash: modules/lib/x
-      }
-    }
-  }
-  return found;
-}
-
-void protect_submodule_git_dirs(FilesystemRequest& req, const Disk& disk,
-                                const std::string& workspace) {
-  // Each .git whose hooks or config the profile keeps read-only: which of
-  // the two, and the profile line that asks.
-  std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> kept;
-  for (const ExpandedPath& p : req.read_only) {
-    for (const std::string leaf : {"/hooks", "/config"}) {
-      if (p.path.ends_with("/.git" + leaf))
-        kept[p.path.substr(0, p.path.size() - leaf.size())].push_back({leaf, p.where});
-    }
-  }
-  std::vector<ExpandedPath> added;
-  for (const auto& [git_dir, leaves] : kept) {
-    for (const std::string& sub : submodule_git_dirs(disk, git_dir)) {
-      for (const auto& [leaf, where] : leaves) {
-        const std::string target = sub + leaf;
-        const FileKind kind = disk.kind(target);
-        if (kind == FileKind::kSymlink) {
-          const auto leads = disk.real_path(target);
-          if (leads && path_is_within(*leads, workspace)) added.push_back({*leads, where});
-        } else if (kind != FileKind::kMissing) {
-          added.push_back({target, where});
-        }
-      }
-    }
-  }
-  for (const ExpandedPath& a : added) {
-    req.read_only.push_back(a);
-    req.optional.push_back(a);
-  }
-}
-
 }  // namespace
 
 PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
@@ -325,7 +248,12 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   Variables vars = variables_for(facts, plan.workspace);
   FilesystemRequest req;
   req.read_only = expand_list(fs.read_only, vars, errors);
-  if (!plan.workspace.empty()) protect_submodule_git_dirs(req, disk, plan.workspace);
+  GitProtection git;
+  if (!plan.workspace.empty()) git = protect_git_metadata(req.read_only, disk, plan.workspace);
+  for (const ExpandedPath& a : git.read_only) {
+    req.read_only.push_back(a);
+    req.optional.push_back(a);
+  }
   req.read_write = expand_list(fs.read_write, vars, errors);
   req.hide = expand_list(fs.hide, vars, errors);
   plan.journal_target = facts.state_dir + "/sessions/" + facts.session_id + ".jsonl";
@@ -386,7 +314,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     exec.push_back({real.value_or(e.path), GrantKind::kExec, true, e.where, real.has_value()});
   }
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
-  plan.watched = watched_paths(plan, req);
+  plan.watched = watched_paths(plan, git.watched);
   plan.rlimits = build_rlimits(policy.limits);
   if (policy.limits.memory) plan.memory_max = policy.limits.memory->value;
   if (policy.limits.processes) plan.pids_max = policy.limits.processes->value;

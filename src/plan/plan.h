@@ -22,13 +22,6 @@ struct PlanInputs {
   std::optional<std::string> journal_target;  // --journal PATH|-|fd:N
 };
 
-// A path whose changes are reported (Plan::watched).
-struct WatchedPath {
-  std::string path;
-  SourceLoc where;  // the profile item that asked for it
-  std::string why;  // why the jail cannot keep it read-only, and what it matters for
-};
-
 struct Plan {
   std::string session_id;
   std::string workspace;  // empty when workspace = none

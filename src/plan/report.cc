@@ -199,16 +199,17 @@ class Builder {
     a.push_back(
         "Files written to the workspace (Makefiles, package scripts, .envrc, editor "
         "settings) may run later on the host when you use them outside the jail; only "
-        ".git/hooks and .git/config (and those of the submodules' git directories under "
-        ".git/modules) are kept read-only by the default profile.");
+        ".git/hooks and .git/config, and what decides where git finds them (a .git file, "
+        "commondir, the submodules' git directories and .git files), are kept read-only by "
+        "the default profile.");
     a.push_back(
         "git on the host can still run code the command planted in git metadata it may "
-        "write: .git/commondir (config and hooks read from elsewhere; a new one is reported "
-        "when the command ends, not prevented), a .git made where there was none (reported "
-        "too), or the .git of a repository nested in the workspace, or one it registers as "
-        "a submodule later (its core.fsmonitor runs on `git status` at the top). Look "
-        "before running git in the workspace outside the jail, and do not run it there "
-        "while the command runs.");
+        "write: a commondir or config.worktree where there was none (config and hooks read "
+        "from elsewhere), a .git made where there was none, a submodule checkout moved "
+        "aside (each reported when the command ends, not prevented), or the .git of a "
+        "repository nested in the workspace, or one it registers as a submodule later (its "
+        "core.fsmonitor runs on `git status` at the top). Look before running git in the "
+        "workspace outside the jail, and do not run it there while the command runs.");
     a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");

@@ -10,6 +10,7 @@
 
 #include "cli/cli.h"
 #include "cli/cli_layer.h"
+#include "plan/git_protect.h"
 #include "profile/merge.h"
 
 namespace aj {
@@ -20,6 +21,7 @@ class FakeDisk final : public Disk {
   std::map<std::string, FileKind> kinds;
   std::map<std::string, std::string> links;  // symlink -> text
   std::map<std::string, std::string> real;   // path -> realpath when it differs
+  std::map<std::string, std::string> texts;  // file -> content (read_text)
 
   FileKind kind(const std::string& p) const override {
     auto it = kinds.find(p);
@@ -34,6 +36,11 @@ class FakeDisk final : public Disk {
     if (kind(p) == FileKind::kMissing) return std::nullopt;
     auto it = real.find(p);
     return it == real.end() ? p : it->second;
+  }
+  std::optional<std::string> read_text(const std::string& p, std::size_t max) const override {
+    auto it = texts.find(p);
+    if (it == texts.end()) return std::nullopt;
+    return it->second.substr(0, max);
   }
   std::vector<std::string> list_dir(const std::string& p) const override {
     std::vector<std::string> out;
@@ -384,6 +391,64 @@ TEST_CASE("what the jail cannot keep read-only is watched") {
     REQUIRE(r.plan);
     CHECK(r.plan->watched.empty());
   }
+}
+
+TEST_CASE("the metadata that redirects a protected .git is read-only, or watched") {
+  const std::string w = "/home/u/proj", g = w + "/.git";
+  auto ro = [](const Plan& p, const std::string& path) {
+    const auto d = describe(p);
+    return index_of(d, "ro-bind '" + path + "'") < d.size();
+  };
+  SUBCASE("the workspace is a linked worktree: its .git file is read-only") {
+    FakeDisk d = disk();
+    d.kinds.erase(g + "/hooks");
+    d.kinds.erase(g + "/config");
+    d.kinds[g] = FileKind::kFile;
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(ro(*r.plan, g));
+    CHECK(index_of(describe(*r.plan), "bind '" + g + "'") == describe(*r.plan).size());
+  }
+  SUBCASE("a linked worktree's commondir is read-only; its config.worktree watched") {
+    FakeDisk d = disk();
+    d.kinds[g + "/worktrees"] = d.kinds[g + "/worktrees/wt"] = FileKind::kDirectory;
+    d.kinds[g + "/worktrees/wt/commondir"] = FileKind::kFile;
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(ro(*r.plan, g + "/worktrees/wt/commondir"));
+    auto wl = watched(*r.plan);
+    CHECK(index_of(wl, g + "/worktrees/wt/config.worktree") < wl.size());
+    CHECK(index_of(wl, g + "/worktrees/wt/commondir") == wl.size());  // bound, not watched
+  }
+  SUBCASE("a submodule's commondir is watched and its checkout's .git file read-only") {
+    FakeDisk d = disk();
+    const std::string m = g + "/modules/lib";
+    d.kinds[g + "/modules"] = d.kinds[m] = d.kinds[w + "/lib"] = FileKind::kDirectory;
+    d.kinds[m + "/HEAD"] = d.kinds[m + "/config"] = d.kinds[w + "/lib/.git"] = FileKind::kFile;
+    d.texts[m + "/config"] = "[core]\n\tbare = false\n\tworktree = ../../../lib\n";
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(ro(*r.plan, m + "/config"));
+    CHECK(ro(*r.plan, w + "/lib/.git"));
+    auto wl = watched(*r.plan);
+    CHECK(index_of(wl, m + "/commondir") < wl.size());
+    CHECK(index_of(wl, w + "/lib/.git") < wl.size());  // its directory can still be renamed
+    // A worktree outside the workspace is left alone.
+    d.texts[m + "/config"] = "[core]\n\tworktree = /elsewhere\n";
+    d.kinds["/elsewhere"] = FileKind::kDirectory;
+    d.kinds["/elsewhere/.git"] = FileKind::kFile;
+    PlanResult outside = plan_with(policy(), d);
+    REQUIRE(outside.plan);
+    CHECK_FALSE(ro(*outside.plan, "/elsewhere/.git"));
+  }
+}
+
+TEST_CASE("core.worktree is read from a git config") {
+  CHECK(git_config_worktree("[core]\n\tworktree = ../../../sub\n") == "../../../sub");
+  CHECK(git_config_worktree("[Core]\n  WorkTree=\"/a b\"\r\n") == "/a b");
+  CHECK(git_config_worktree("[remote \"o\"]\n\tworktree = x\n[core]\n\tbare = true\n").empty());
+  CHECK(git_config_worktree("# worktree = x\n").empty());
+  CHECK(git_config_worktree("").empty());
 }
 
 TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(-1) without pids") {

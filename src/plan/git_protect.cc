@@ -1,0 +1,184 @@
+#include "plan/git_protect.h"
+
+#include <map>
+
+#include "policy/variables.h"
+
+namespace aj {
+namespace {
+
+// Where git finds a repository's hooks and config, besides its own hooks/
+// and config:
+//  - a .git that is a file ("gitdir: PATH", a linked worktree's or a
+//    submodule checkout's) names the git directory;
+//  - commondir names the directory config and hooks are read from;
+//  - config.worktree is more config (with extensions.worktreeConfig).
+// Submodules keep their git directories under .git/modules (nested ones
+// under modules/a/modules/b; a name may hold slashes), linked worktrees
+// theirs under .git/worktrees; `git status` at the top runs git in each
+// submodule, with that submodule's config.
+constexpr const char* kRedirects[] = {"commondir", "config.worktree"};
+
+constexpr const char* kRedirectWhy =
+    "git would take the repository's config and hooks from where it points, or more config "
+    "from it";
+constexpr const char* kPointerWhy =
+    "a submodule checkout's pointer to its git directory: `git status` at the top would run "
+    "git with the config of wherever it points";
+
+// The git directories of the submodules under git_dir/modules.
+std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir) {
+  std::vector<std::string> found;
+  std::vector<std::string> pending = {git_dir + "/modules"};
+  std::size_t seen = 0;
+  while (!pending.empty() && seen < kMaxGitDirs) {
+    const std::string dir = pending.back();
+    pending.pop_back();
+    for (const std::string& name : disk.list_dir(dir)) {
+      const std::string child = dir + "/" + name;
+      if (disk.kind(child) != FileKind::kDirectory || ++seen > kMaxGitDirs) continue;
+      if (disk.kind(child + "/HEAD") == FileKind::kFile) {
+        found.push_back(child);
+        pending.push_back(child + "/modules");
+      } else {
+        pending.push_back(child);  // a name with a slash: modules/lib/x
+      }
+    }
+  }
+  return found;
+}
+
+// The linked worktrees' administrative directories under git_dir/worktrees.
+std::vector<std::string> worktree_dirs(const Disk& disk, const std::string& git_dir) {
+  std::vector<std::string> found;
+  for (const std::string& name : disk.list_dir(git_dir + "/worktrees")) {
+    const std::string dir = git_dir + "/worktrees/" + name;
+    if (disk.kind(dir) == FileKind::kDirectory && found.size() < kMaxGitDirs) found.push_back(dir);
+  }
+  return found;
+}
+
+class Protector {
+ public:
+  Protector(const Disk& disk, const std::string& workspace) : disk_(disk), workspace_(workspace) {}
+
+  // Keeps `path` read-only when it exists. A symbolic link is protected
+  // where it leads inside the workspace; one leading elsewhere (or nowhere) is
+  // left alone rather than stop the jail from starting, as a profile's own
+  // path would. Returns whether it exists.
+  bool keep(const std::string& path, const SourceLoc& where) {
+    const FileKind kind = disk_.kind(path);
+    if (kind == FileKind::kMissing) return false;
+    if (kind == FileKind::kSymlink) {
+      const auto leads = disk_.real_path(path);
+      if (leads && path_is_within(*leads, workspace_)) out_.read_only.push_back({*leads, where});
+    } else {
+      out_.read_only.push_back({path, where});
+    }
+    return true;
+  }
+
+  // Keeps it read-only, or watches it when it does not exist yet.
+  void keep_or_watch(const std::string& path, const SourceLoc& where, const char* why) {
+    if (!keep(path, where)) out_.watched.push_back({path, where, why});
+  }
+
+  void watch(const std::string& path, const SourceLoc& where, const char* why) {
+    out_.watched.push_back({path, where, why});
+  }
+
+  GitProtection take() { return std::move(out_); }
+
+ private:
+  const Disk& disk_;
+  const std::string& workspace_;
+  GitProtection out_;
+};
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return {};
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
+}  // namespace
+
+std::string git_config_worktree(const std::string& config) {
+  std::string section, value;
+  std::size_t start = 0;
+  while (start < config.size()) {
+    std::size_t end = config.find('\n', start);
+    if (end == std::string::npos) end = config.size();
+    const std::string line = trim(config.substr(start, end - start));
+    start = end + 1;
+    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+    if (line[0] == '[') {
+      section = lower(trim(line.substr(1, line.find(']') - 1)));
+      continue;
+    }
+    const auto eq = line.find('=');
+    if (section != "core" || eq == std::string::npos) continue;
+    if (lower(trim(line.substr(0, eq))) != "worktree") continue;
+    value = trim(line.substr(eq + 1));
+    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
+      value = value.substr(1, value.size() - 2);
+  }
+  return value;
+}
+
+GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
+                                   const std::string& workspace) {
+  // Each .git whose hooks or config the profile keeps read-only: which of
+  // the two, and the profile line that asks.
+  std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> kept;
+  for (const ExpandedPath& p : read_only) {
+    for (const std::string leaf : {"/hooks", "/config"}) {
+      if (p.path.ends_with("/.git" + leaf))
+        kept[p.path.substr(0, p.path.size() - leaf.size())].push_back({leaf, p.where});
+    }
+  }
+  Protector protect(disk, workspace);
+  for (const auto& [git_dir, leaves] : kept) {
+    const SourceLoc& where = leaves.front().second;
+    // A .git file (the workspace is a linked worktree or a submodule
+    // checkout): rewritten, it would name another git directory.
+    if (disk.kind(git_dir) == FileKind::kFile) {
+      protect.keep(git_dir, where);
+      continue;
+    }
+    const std::vector<std::string> submodules = submodule_git_dirs(disk, git_dir);
+    for (const std::string& sub : submodules)
+      for (const auto& [leaf, leaf_where] : leaves) protect.keep(sub + leaf, leaf_where);
+    std::vector<std::string> dirs = {git_dir};
+    dirs.insert(dirs.end(), submodules.begin(), submodules.end());
+    for (const std::string& wt : worktree_dirs(disk, git_dir)) dirs.push_back(wt);
+    for (const std::string& dir : dirs)
+      for (const char* redirect : kRedirects)
+        protect.keep_or_watch(dir + "/" + redirect, where, kRedirectWhy);
+    // Each submodule's checkout holds a .git file naming its git directory.
+    for (const std::string& sub : submodules) {
+      const auto config = disk.read_text(sub + "/config", 64 * 1024);
+      const std::string worktree = config ? git_config_worktree(*config) : "";
+      if (worktree.empty()) continue;
+      const std::string checkout =
+          normalize_path(worktree[0] == '/' ? worktree : sub + "/" + worktree);
+      if (checkout == workspace || !path_is_within(checkout, workspace)) continue;
+      const std::string pointer = checkout + "/.git";
+      if (disk.kind(pointer) != FileKind::kFile) continue;
+      // Read-only where it is; watched too, as the directory holding it can
+      // still be renamed and another put in its place.
+      protect.keep(pointer, where);
+      protect.watch(pointer, where, kPointerWhy);
+    }
+  }
+  return protect.take();
+}
+
+}  // namespace aj

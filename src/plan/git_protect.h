@@ -1,0 +1,32 @@
+// git on the host runs what a repository's metadata names: hooks, and
+// commands in its config (core.fsmonitor runs on a plain `git status`). Where
+// a profile keeps a .git's hooks or config read-only, this finds the rest of
+// the metadata that decides which hooks and config git uses, so the plan can
+// keep it read-only too, or, where nothing exists yet to bind over, watch it.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "plan/host_facts.h"
+#include "plan/mount_plan.h"
+
+namespace aj {
+
+struct GitProtection {
+  std::vector<ExpandedPath> read_only;  // to add to the request, as optional paths
+  std::vector<WatchedPath> watched;     // to report changes of (Plan::watched)
+};
+
+// read_only: the request's read-only paths (expanded); those ending in
+// /.git/hooks or /.git/config name the repositories to protect. At most
+// kMaxGitDirs git directories are looked at per repository.
+GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
+                                   const std::string& workspace);
+
+inline constexpr std::size_t kMaxGitDirs = 512;
+
+// core.worktree from the text of a git config file ("" when not set).
+std::string git_config_worktree(const std::string& config);
+
+}  // namespace aj

@@ -1,0 +1,84 @@
+#!/bin/bash
+# Besides .git/hooks and .git/config, git takes a repository's hooks and
+# config from wherever some other metadata points: a .git file (a linked
+# worktree's, a submodule checkout's), a commondir, a config.worktree. Where
+# the default profile keeps hooks and config read-only, that metadata is
+# read-only too when it exists (with a mount namespace), and watched (every
+# change reported when the command ends) when it does not exist yet, or when
+# there is no mount namespace, or when its directory can be renamed.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v git >/dev/null || die "git is needed"
+
+g() { as_user git -c user.name=t -c user.email=t@t.invalid -c protocol.file.allow=always "$@"; }
+# WRITTEN:<name> or DENIED:<name> for: echo TEXT > FILE.
+try_write='name=$1; file=$2; text=$3
+if (printf "%s\n" "$text" > "$file") 2>/dev/null; then echo "WRITTEN:$name"; else echo "DENIED:$name"; fi'
+
+# A main repository in the workspace with a linked worktree beside it, and
+# a submodule.
+g init -q "$RUN/subsrc" && g -C "$RUN/subsrc" commit -q --allow-empty -m sub || die "git failed"
+g init -q "$WS" && g -C "$WS" commit -q --allow-empty -m top || die "git failed"
+g -C "$WS" submodule add -q "$RUN/subsrc" sub >/dev/null 2>&1 || die "git submodule add failed"
+g -C "$WS" worktree add -q "$RUN/wt" >/dev/null 2>&1 || die "git worktree add failed"
+[ -f "$WS/.git/worktrees/wt/commondir" ] && [ -f "$WS/sub/.git" ] && [ -f "$RUN/wt/.git" ] ||
+  die "unexpected git layout"
+wt_pointer=$(cat "$RUN/wt/.git")
+sub_pointer=$(cat "$WS/sub/.git")
+wt_commondir=$(cat "$WS/.git/worktrees/wt/commondir")
+
+# 1. In the main repository.
+J=$RUN/j.jsonl
+rm -f "$J"
+capture jail --journal "$J" -- sh -c "
+sh -c '$try_write' sh wt-commondir .git/worktrees/wt/commondir ../../../evil
+sh -c '$try_write' sh sub-pointer sub/.git 'gitdir: ../evil'
+sh -c '$try_write' sh sub-commondir .git/modules/sub/commondir ../../../evil"
+check_capture "main repository: the jailed command ran (exit 0)" rc_is 0
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  check_capture "no mount namespace: a linked worktree's commondir is reported" \
+    err_matches "changed '$WS/\.git/worktrees/wt/commondir'"
+  check_capture "no mount namespace: the submodule's .git file is reported" \
+    err_matches "changed '$WS/sub/\.git'"
+else
+  check_capture "a linked worktree's commondir cannot be rewritten" out_has_line DENIED:wt-commondir
+  check_capture "the submodule's .git file cannot be rewritten" out_has_line DENIED:sub-pointer
+  check "host: the linked worktree's commondir is unchanged" \
+    [ "$(cat "$WS/.git/worktrees/wt/commondir")" = "$wt_commondir" ]
+  check "host: the submodule's .git file is unchanged" [ "$(cat "$WS/sub/.git")" = "$sub_pointer" ]
+fi
+check_capture "a submodule's new commondir is reported" \
+  err_matches "created '$WS/\.git/modules/sub/commondir': git would take the repository's config and hooks"
+check "journal: fs.changed for the submodule's commondir" grep -q "\"path\":\"$WS/.git/modules/sub/commondir\"" "$J"
+# Put things back as they were.
+printf '%s\n' "$wt_commondir" >"$WS/.git/worktrees/wt/commondir"
+printf '%s\n' "$sub_pointer" >"$WS/sub/.git"
+rm -f "$WS/.git/modules/sub/commondir"
+
+# 2. The submodule's directory moved aside and another put in its place.
+capture jail -- sh -c 'mv sub sub-moved && mkdir -p sub/.git && echo MOVED'
+check_capture "the submodule's checkout can be moved aside (its directory is writable)" \
+  out_has_line MOVED
+check_capture "...and that is reported" err_matches "changed '$WS/sub/\.git'"
+rm -rf "$WS/sub" && mv "$WS/sub-moved" "$WS/sub"
+
+# 3. The workspace is the linked worktree: its .git file.
+capture jail --workspace "$RUN/wt" -- sh -c "cd '$RUN/wt' && sh -c '$try_write' sh wt-pointer .git 'gitdir: /elsewhere'"
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  check_capture "no mount namespace: the worktree's .git file is reported" \
+    err_matches "changed '$RUN/wt/\.git'"
+else
+  check_capture "the worktree's .git file cannot be rewritten" out_has_line DENIED:wt-pointer
+  check "host: the worktree's .git file is unchanged" [ "$(cat "$RUN/wt/.git")" = "$wt_pointer" ]
+fi
+printf '%s\n' "$wt_pointer" >"$RUN/wt/.git"
+
+# Ordinary work reports nothing: a commit in the main repository and in the
+# submodule.
+capture jail -- sh -c 'git -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m in &&
+  cd sub && git -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m in-sub && echo COMMITS:OK'
+check_capture "control: commits in the repository and its submodule work" out_has_line COMMITS:OK
+check_capture "control: and report nothing" all_lacks "inspect it before"
+
+finish
