@@ -139,7 +139,8 @@ class Builder {
         "always denied: namespace creation, TIOCSTI/TIOCLINUX, non-native ABIs (killed), "
         "socket families other than unix/inet/inet6/netlink-route, set-user-ID and "
         "set-group-ID file modes (chmod, open, creat, mknod; openat2 answers ENOSYS), "
-        "extended attribute changes (EOPNOTSUPP)",
+        "extended attribute changes (EOPNOTSUPP), inode flag changes (chattr, "
+        "FS_IOC_FSSETXATTR, fs-verity, file_setattr)",
         {"seccomp"}, "built in");
     const SeccompOptions guards = builtin_seccomp_options(plan_);
     if (guards.guard_kill_group)
@@ -234,9 +235,9 @@ class Builder {
           "them can still be changed.");
     a.push_back(
         "Your terminal and any file you redirect the command's output to are handed to it "
-        "as they are: it cannot change their mode, owner or ACL (the supervisor performs "
-        "chmod and chown, and extended attributes cannot be changed), but it can change "
-        "their timestamps.");
+        "as they are: it cannot change their mode, owner, ACL or inode flags (the "
+        "supervisor performs chmod and chown; extended attributes and inode flags cannot be "
+        "changed), but it can change their timestamps.");
     if (!plan_.timeout_ms) a.push_back("No wall-clock limit: the session runs until it ends.");
     if (ctx_.landlock_abi == 0)
       a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");

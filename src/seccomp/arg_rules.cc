@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/fsverity.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <sys/ioctl.h>
@@ -40,6 +42,23 @@ constexpr std::uint64_t kKernelTmpfileBit = 020000000;
 constexpr std::uint64_t kModeUsingOpenFlags = O_CREAT | kKernelTmpfileBit;
 constexpr std::string_view kNoSetIdWhy = "no set-user-ID or set-group-ID bits on files";
 constexpr std::string_view kNoXattrWhy = "extended attributes cannot be changed";
+
+// ioctl requests refused everywhere: typing into the terminal; and changes
+// to a file's attributes that neither Landlock nor the metadata guard
+// governs, which the command could make on its inherited descriptors (a file
+// its output is redirected to) or, without a user namespace, on any file of
+// the user opened read-only (chattr's flags, the project ID, fs-verity, which
+// makes a file read-only for good, an encryption policy).
+const std::vector<std::uint32_t> kDeniedIoctls = {TIOCSTI,
+                                                  TIOCLINUX,
+                                                  FS_IOC_SETFLAGS,
+                                                  FS_IOC32_SETFLAGS,
+                                                  FS_IOC_FSSETXATTR,
+                                                  FS_IOC_SETVERSION,
+                                                  FS_IOC32_SETVERSION,
+                                                  FS_IOC_ENABLE_VERITY,
+                                                  FS_IOC_SET_ENCRYPTION_POLICY};
+constexpr std::string_view kNoInodeFlagsWhy = "inode flags and attributes cannot be changed";
 
 ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~std::uint64_t{0}) {
   return ArgCmp{arg, op, datum, mask};
@@ -231,6 +250,33 @@ std::vector<ArgRule> rules_low32_neither(unsigned arg, std::uint32_t a, std::uin
   return out;
 }
 
+std::vector<ArgRule> rules_low32_in(unsigned arg, const std::vector<std::uint32_t>& values) {
+  std::vector<ArgRule> out;
+  for (std::uint32_t v : values) out.push_back({{cmp(arg, ArgOp::kMaskedEq, v, kLow32)}});
+  return out;
+}
+
+std::vector<ArgRule> rules_low32_outside(unsigned arg, std::vector<std::uint32_t> values) {
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::vector<ArgRule> out;
+  std::uint64_t lo = 0;                     // first value not yet covered
+  auto cover_to = [&](std::uint64_t end) {  // [lo, end) in aligned blocks
+    while (lo < end) {
+      std::uint64_t size = lo == 0 ? (std::uint64_t{1} << 32) : (lo & (~lo + 1));
+      while (size > end - lo) size >>= 1;
+      out.push_back({{cmp(arg, ArgOp::kMaskedEq, lo, kLow32 & ~(size - 1))}});
+      lo += size;
+    }
+  };
+  for (std::uint32_t v : values) {
+    cover_to(v);
+    lo = std::uint64_t{v} + 1;
+  }
+  cover_to(std::uint64_t{1} << 32);
+  return out;
+}
+
 std::vector<ArgRule> rules_any_bit(unsigned arg, std::uint64_t bits) {
   std::vector<ArgRule> out;
   for (unsigned i = 0; i < 64; ++i) {
@@ -277,9 +323,11 @@ std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits) {
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   std::vector<ArgFilter> out;
-  out.push_back({"ioctl", EPERM, rules_low32_either(1, TIOCSTI, TIOCLINUX),
-                 rules_low32_neither(1, TIOCSTI, TIOCLINUX),
-                 "TIOCSTI and TIOCLINUX (typing into the terminal) denied"});
+  out.push_back({"ioctl", EPERM, rules_low32_in(1, kDeniedIoctls),
+                 rules_low32_outside(1, kDeniedIoctls),
+                 "TIOCSTI and TIOCLINUX (typing into the terminal), and changing inode flags, "
+                 "versions, verity or encryption policies (attributes Landlock does not govern) "
+                 "denied"});
   out.push_back({"clone", EPERM, rules_any_bit(0, kCloneNamespaceFlags),
                  rules_no_bit(0, kCloneNamespaceFlags), "no new namespaces"});
   out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),
@@ -349,6 +397,8 @@ const std::vector<FixedRule>& baseline_fixed_rules() {
       {"lremovexattr", EOPNOTSUPP, kNoXattrWhy, true},
       {"fremovexattr", EOPNOTSUPP, kNoXattrWhy, true},
       {"removexattrat", EOPNOTSUPP, kNoXattrWhy, true},
+      // FS_IOC_FSSETXATTR by path (Linux 6.17).
+      {"file_setattr", EPERM, kNoInodeFlagsWhy, true},
   };
   return rules;
 }

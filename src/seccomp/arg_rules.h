@@ -107,6 +107,11 @@ std::vector<ArgRule> rules_low32_either(unsigned arg, std::uint32_t a, std::uint
 // one bit differs from both (a bit where a and b agree) or when one bit differs
 // from a and another from b (two bits where they disagree).
 std::vector<ArgRule> rules_low32_neither(unsigned arg, std::uint32_t a, std::uint32_t b);
+// Low 32 bits of arg equal to one of values (one rule each).
+std::vector<ArgRule> rules_low32_in(unsigned arg, const std::vector<std::uint32_t>& values);
+// Low 32 bits of arg equal to none of values, whatever the high bits: the
+// gaps between the values as aligned blocks of the 32-bit space.
+std::vector<ArgRule> rules_low32_outside(unsigned arg, std::vector<std::uint32_t> values);
 // One rule per bit: arg has that bit set.
 std::vector<ArgRule> rules_any_bit(unsigned arg, std::uint64_t bits);
 // arg has none of the bits set.

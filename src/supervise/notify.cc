@@ -113,7 +113,16 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
 std::string describe_syscall_args(const std::string& name, const std::uint64_t a[6]) {
   if (name == "ioctl") {
     auto req = static_cast<std::uint32_t>(a[1]);
-    const char* known = req == 0x5412 ? "TIOCSTI " : req == 0x541C ? "TIOCLINUX " : "";
+    static const std::pair<std::uint32_t, const char*> kKnown[] = {
+        {0x5412, "TIOCSTI "},
+        {0x541C, "TIOCLINUX "},
+        {0x40086602, "FS_IOC_SETFLAGS "},
+        {0x40046602, "FS_IOC32_SETFLAGS "},
+        {0x401c5820, "FS_IOC_FSSETXATTR "},
+        {0x40806685, "FS_IOC_ENABLE_VERITY "}};
+    const char* known = "";
+    for (auto [value, name] : kKnown)
+      if (req == value) known = name;
     return fmt::format("fd={} request={}(0x{:x})", static_cast<int>(a[0]), known, a[1]);
   }
   if (name == "socket" || name == "socketpair") {

@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/fs.h>
+#include <linux/fsverity.h>
 #include <linux/netlink.h>
 #include <sched.h>
 #include <signal.h>
@@ -14,6 +16,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <random>
 #include <set>
 
@@ -144,6 +147,13 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
   const auto AT_FDCWD_U = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
   const Row rows[] = {
       {&normal, "ioctl", args0(0, TIOCSTI), true},
+      {&normal, "ioctl", args0(3, FS_IOC_SETFLAGS), true},
+      {&normal, "ioctl", args0(3, FS_IOC32_SETFLAGS | high), true},
+      {&normal, "ioctl", args0(3, FS_IOC_FSSETXATTR), true},
+      {&normal, "ioctl", args0(3, FS_IOC_ENABLE_VERITY), true},
+      {&normal, "ioctl", args0(3, FS_IOC_GETFLAGS), false},
+      {&normal, "ioctl", args0(3, FS_IOC_FSGETXATTR), false},
+      {&normal, "ioctl", args0(3, FICLONE), false},
       // Without a PID namespace only the caller may be named.
       {&others, "prlimit64", args0(0, RLIMIT_FSIZE), false},
       {&others, "prlimit64", args0(1234, RLIMIT_FSIZE), true},
@@ -351,6 +361,26 @@ TEST_CASE("the low-32-bit complement matches every value except the two, whateve
     }
   }
   CHECK(neither.size() == 35);  // 29 shared bits + 3 * 2 ordered pairs
+}
+
+TEST_CASE("the low-32-bit set and its complement split every value, whatever the high bits") {
+  const std::vector<std::uint32_t> values = {0, 5, 6, 0x5412, 0x40086602, 0xfffffffe, 0xffffffff};
+  const auto in = rules_low32_in(2, values);
+  const auto outside = rules_low32_outside(2, values);
+  std::vector<std::uint64_t> probes;
+  for (std::uint32_t v : values)
+    for (std::int64_t d = -2; d <= 2; ++d) probes.push_back(static_cast<std::uint32_t>(v + d));
+  std::mt19937_64 rng(7);
+  for (int i = 0; i < 20000; ++i) probes.push_back(rng() & 0xffffffffULL);
+  for (std::uint64_t hi : {0ULL, 1ULL << 32, 0xffffffffULL << 32}) {
+    for (std::uint64_t lo : probes) {
+      const SyscallArgs args = args0(0, 0, hi | lo);
+      const bool listed = std::find(values.begin(), values.end(), lo) != values.end();
+      if (any_matches(in, args) != listed || any_matches(outside, args) == listed)
+        FAIL("wrong for " << (hi | lo));
+    }
+  }
+  CHECK(rules_low32_outside(0, {}).size() == 1);  // everything: one block
 }
 
 TEST_CASE("the fixed rules keep execve allowed and answer clone3 and openat2 with ENOSYS") {
