@@ -218,7 +218,8 @@ class Builder {
       a.push_back(
           "Invoked by root, the command owns what root owns: root-only files under the "
           "read-only binds (/etc, /opt, ...) are readable unless hidden (base hides the usual "
-          "secrets: shadow, host and service keys, VPN, Wi-Fi and cluster credentials).");
+          "secrets: shadow, host and service keys, VPN, Wi-Fi, cluster, package-repository and "
+          "LDAP credentials).");
     if (!plan_.user_namespace)
       a.push_back(
           "No PID namespace: the command sees every process on the host in /proc, with its "
