@@ -226,6 +226,7 @@ int run_op(const ChildMount& m, std::size_t index, int rootfd, int source_fd,
       // owner or times changed; started by root, the jail owns the host's
       // /dev/null, /dev/tty and the terminal bound at /dev/console.
       if (m.kind != MountKind::kBindReadWrite) set |= MOUNT_ATTR_RDONLY;
+      if (m.noexec) set |= MOUNT_ATTR_NOEXEC;
       // AT_RECURSIVE: submounts of a read-only bind become read-only too.
       if (sys::mount_setattr(source_fd, "", AT_EMPTY_PATH | AT_RECURSIVE, set, 0) < 0) return errno;
       node = is_dir_fd(source_fd) ? NodeType::kDir : NodeType::kFile;

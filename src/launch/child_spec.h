@@ -19,6 +19,7 @@ struct ChildMount {
   const char* target;  // absolute path inside the jail
   unsigned mode;
   bool optional;
+  bool noexec;
 };
 
 // Stages the child reports failures for; the parent renders them.

@@ -31,7 +31,7 @@ struct SpecStorage {
 void flatten(const Plan& plan, SpecStorage& st) {
   for (const auto& op : plan.mounts.ops) {
     st.mounts.push_back({op.kind, op.source.empty() ? nullptr : op.source.c_str(),
-                         op.target.c_str(), op.mode, op.optional});
+                         op.target.c_str(), op.mode, op.optional, op.noexec});
   }
   for (const auto& a : plan.argv) st.argv.push_back(const_cast<char*>(a.c_str()));
   st.argv.push_back(nullptr);

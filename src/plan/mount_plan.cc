@@ -202,7 +202,8 @@ class Planner {
 std::string MountOp::describe() const {
   switch (kind) {
     case MountKind::kBindReadOnly: return fmt::format("ro-bind '{}'", target);
-    case MountKind::kBindReadWrite: return fmt::format("bind '{}'", target);
+    case MountKind::kBindReadWrite:
+      return fmt::format("bind '{}'{}", target, noexec ? " (noexec)" : "");
     case MountKind::kBindDevice: return fmt::format("dev-bind '{}'", target);
     case MountKind::kTmpfs: return fmt::format("tmpfs '{}' (mode {:o})", target, mode);
     case MountKind::kHideDir: return fmt::format("hide dir '{}'", target);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <map>
 
 #include "plan/env_plan.h"
@@ -312,6 +313,12 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   for (const auto& e : expand_list(fs.exec, vars, errors)) {
     const auto real = disk.real_path(e.path);
     exec.push_back({real.value_or(e.path), GrantKind::kExec, true, e.where, real.has_value()});
+  }
+  for (auto& op : plan.mounts.ops) {
+    if (op.kind != MountKind::kBindReadWrite) continue;
+    op.noexec = std::none_of(exec.begin(), exec.end(), [&op](const PathGrant& e) {
+      return path_is_within(op.target, e.path) || path_is_within(e.path, op.target);
+    });
   }
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
   plan.watched = watched_paths(plan, git.watched);

@@ -220,6 +220,17 @@ class Builder {
           "read-only binds (/etc, /opt, ...) are readable unless hidden (base hides the usual "
           "secrets: shadow, host and service keys, VPN, Wi-Fi, cluster, package-repository and "
           "LDAP credentials).");
+    a.push_back(
+        "The exec rules decide which files may be executed, not whether the command runs "
+        "code of its choosing: it can load a program into memory and run it (the dynamic "
+        "loader given a memfd, an interpreter, a JIT). They stop a program from running by "
+        "accident, not a hostile one.");
+    if (!plan_.user_namespace)
+      a.push_back(
+          "No mount namespace: where a profile forbids executing (strict's workspace), the "
+          "dynamic loader can still run a file from there (ld.so ./prog), as Landlock's "
+          "execute right governs only execve; with user namespaces such writable paths are "
+          "mounted noexec.");
     if (!plan_.user_namespace)
       a.push_back(
           "No PID namespace: the command sees every process on the host in /proc, with its "

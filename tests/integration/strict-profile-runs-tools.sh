@@ -1,6 +1,9 @@
 #!/bin/bash
 # The strict profile (syscall allowlist) still runs what an agent needs in the
-# workspace: sh, git init/commit, python3 -c, and node -e when installed.
+# workspace: sh, git init/commit, python3 -c, and node -e when installed. And
+# no file in the workspace runs: not directly (Landlock), not through the
+# dynamic loader (the workspace is mounted noexec; without user namespaces
+# there is no mount to make noexec, and explain says so).
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -31,5 +34,28 @@ else
 fi
 check "host: the commit made under strict is in the repository" \
   sh -c "git -C '$WS/repo' -c safe.directory='*' log --format=%s | grep -qx first"
+
+cp /bin/true "$WS/prog" && chown "$TEST_UID:$TEST_GID" "$WS/prog"
+loader=$(ls /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1 2>/dev/null | head -n1)
+[ -n "$loader" ] || die "no dynamic loader found"
+runs='./prog && echo DIRECT:RAN || echo DIRECT:REFUSED
+"$1" ./prog && echo LOADER:RAN || echo LOADER:REFUSED
+echo DONE'
+capture as_user sh -c "$runs" sh "$loader"
+check_capture "control: the workspace program runs directly without the jail" out_has_line DIRECT:RAN
+check_capture "control: ...and through the loader" out_has_line LOADER:RAN
+capture jail --profile strict -- sh -c "$runs" sh "$loader"
+check_capture "strict: a workspace program cannot be run directly" out_has_line DIRECT:REFUSED
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  note "without user namespaces the loader is not stopped (no mount to make noexec)"
+  capture aj explain --profile-dir "$PROFILES" --no-userns --profile strict
+  check_capture "no user namespace: explain says the loader can still run a file" \
+    out_has "the dynamic loader can still run a file from there"
+else
+  check_capture "strict: nor through the dynamic loader (noexec mount)" out_has_line LOADER:REFUSED
+fi
+capture jail -- sh -c "$runs" sh "$loader"
+check_capture "default: a workspace program runs (the workspace is executable there)" \
+  out_has_line DIRECT:RAN
 
 finish
