@@ -443,6 +443,28 @@ TEST_CASE("the metadata that redirects a protected .git is read-only, or watched
   }
 }
 
+TEST_CASE("a writable bind with no exec grant above or below it is mounted noexec") {
+  PlanResult r = plan_with(policy());
+  REQUIRE(r.plan);
+  auto d = describe(*r.plan);
+  CHECK(index_of(d, "bind '/home/u/proj'") < d.size());  // exec granted: executable
+  Policy strict = policy();
+  strict.filesystem.exec.erase(
+      std::remove_if(strict.filesystem.exec.begin(), strict.filesystem.exec.end(),
+                     [](const Item<std::string>& e) { return e.value == "${WORKSPACE}"; }),
+      strict.filesystem.exec.end());
+  PlanResult s = plan_with(strict);
+  REQUIRE(s.plan);
+  auto sd = describe(*s.plan);
+  CHECK(index_of(sd, "bind '/home/u/proj' (noexec)") < sd.size());
+  // An exec grant below it keeps it executable (the grant would be moot).
+  strict.filesystem.exec.push_back({"${WORKSPACE}/bin", {"p.toml", 9, 1}});
+  PlanResult below = plan_with(strict);
+  REQUIRE(below.plan);
+  auto bd = describe(*below.plan);
+  CHECK(index_of(bd, "bind '/home/u/proj'") < bd.size());
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_worktree("[core]\n\tworktree = ../../../sub\n") == "../../../sub");
   CHECK(git_config_worktree("[Core]\n  WorkTree=\"/a b\"\r\n") == "/a b");
