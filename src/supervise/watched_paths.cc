@@ -24,15 +24,24 @@ EntryState state_of(const std::string& path, const struct stat& st) {
   return e;
 }
 
+constexpr int kMaxDepth = 64;
+constexpr std::size_t kMaxPath = 4096;
+
 class Walk {
  public:
   explicit Walk(std::size_t max_entries) : max_(max_entries) {}
 
-  // Records `path` (named `name` in directory dirfd) and what lies beneath.
-  void visit(int dirfd, const char* name, const std::string& path) {
+  // Records `path` (named `name` in directory dirfd) and what lies beneath,
+  // down to kMaxDepth levels (the command may have made the tree: a chain
+  // of directories deeper than any path would cost memory, not insight).
+  void visit(int dirfd, const char* name, const std::string& path, int depth = 0) {
     struct stat st;
     if (::fstatat(dirfd, name, &st, AT_SYMLINK_NOFOLLOW) != 0) return;  // missing: absent
     if (!record(state_of(path, st)) || !S_ISDIR(st.st_mode)) return;
+    if (depth >= kMaxDepth || path.size() > kMaxPath) {
+      state_.truncated = true;
+      return;
+    }
     int fd = ::openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (fd < 0) return;
     DIR* dir = ::fdopendir(fd);
@@ -45,7 +54,7 @@ class Walk {
       const std::string n = d->d_name;
       if (n != "." && n != "..") names.push_back(n);
     }
-    for (const auto& n : names) visit(::dirfd(dir), n.c_str(), path + "/" + n);
+    for (const auto& n : names) visit(::dirfd(dir), n.c_str(), path + "/" + n, depth + 1);
     ::closedir(dir);
   }
 

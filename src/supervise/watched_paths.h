@@ -33,7 +33,8 @@ struct PathsState {
   bool truncated = false;           // a directory tree held more than the walk's limit
 };
 
-// At most this many entries are recorded under all roots together.
+// At most this many entries are recorded under all roots together (and at
+// most 64 directories deep, and paths of at most 4096 bytes).
 constexpr std::size_t kMaxWatchedEntries = 20000;
 
 // The state of each root and, for a directory (not followed when it is a

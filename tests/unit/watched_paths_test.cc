@@ -85,6 +85,15 @@ TEST_CASE("the walk stops at its entry limit and says so") {
   CHECK(s.entries.size() == 3);
   CHECK(s.truncated);
   CHECK_FALSE(take_paths_state({dir.path}).truncated);
+  // Nor does it follow a chain of directories deeper than any path.
+  std::string deep = dir.path;
+  for (int i = 0; i < 70; ++i) {
+    deep += "/d";
+    REQUIRE(::mkdir(deep.c_str(), 0755) == 0);
+  }
+  const PathsState chain = take_paths_state({dir.path});
+  CHECK(chain.truncated);
+  CHECK(chain.entries.size() == 5 + 1 + 64);  // the files, the root, 64 levels of d
 }
 
 }  // namespace aj
