@@ -24,8 +24,10 @@ void WatchedPaths::report(JournalSink* journal) {
   const PathsState after = take_paths_state(roots_of(paths_));
   const std::vector<PathChange> changes = compare_paths_state(before_, after);
   if (before_.truncated || after.truncated)
-    log::warn("more than {} entries under the watched paths: only the first were compared",
-              kMaxWatchedEntries);
+    log::warn(
+        "the watched paths hold more than {} entries, or trees deeper than 64 directories: only "
+        "part of them was compared",
+        kMaxWatchedEntries);
   for (const auto& watched : paths_) {
     std::vector<std::string> entries;
     const char* what = nullptr;
