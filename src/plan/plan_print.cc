@@ -29,6 +29,10 @@ std::string format_plan(const Plan& plan) {
     out += fmt::format("  {:>3}  {:<48} {}{}\n", i++, op.describe(), where,
                        op.optional ? " (optional)" : "");
   }
+  if (!plan.watched.empty()) {
+    out += "watched (changes reported when the command ends):\n";
+    for (const auto& w : plan.watched) out += fmt::format("       {}: {}\n", w.path, w.why);
+  }
   std::string names;
   for (const auto& e : plan.env) names += (names.empty() ? "" : " ") + e.substr(0, e.find('='));
   line("env", names);
