@@ -61,6 +61,11 @@ check_capture "control: ...and nothing that the jail could not keep read-only" a
 capture changes
 check_capture "control: no fs.changed event in the journal" [ -z "$OUT" ]
 
+# --dry-run lists what is watched, and why.
+capture jail --dry-run -- true
+check_capture "--dry-run lists .git/commondir among the watched paths" \
+  out_has "$WS/.git/commondir: git would take the repository's config and hooks"
+
 # 2. .git/commondir written inside is reported.
 rm -f "$J"
 capture jail --journal "$J" -- sh -c 'echo /tmp/elsewhere > .git/commondir && echo COMMONDIR:WRITTEN'
