@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -182,6 +183,33 @@ int MetadataGuard::resolve(int proc_fd, int pid, int nr, const std::uint64_t arg
   return object.release();
 }
 
+// The jail's /proc is its own mount, but most of what it holds (/proc/meminfo,
+// /proc/slabinfo, /proc/sysvipc) is one object for the whole host, owned by
+// root: a root-started jail would change it for everyone. The same goes for
+// every other filesystem the kernel serves.
+bool MetadataGuard::on_kernel_filesystem(int fd) {
+  static constexpr unsigned long kKernelFs[] = {
+      0x9fa0,      // procfs
+      0x62656572,  // sysfs
+      0x27e0eb,    // cgroup
+      0x63677270,  // cgroup2
+      0x64626720,  // debugfs
+      0x74726163,  // tracefs
+      0x73636673,  // securityfs
+      0xcafe4a11,  // bpf
+      0x62656570,  // configfs
+      0x6165676c,  // pstore
+      0xde5e81e4,  // efivarfs
+      0xf97cff8c,  // selinuxfs
+      0x43415d53,  // smackfs
+      0x42494e4d,  // binfmt_misc
+  };
+  struct statfs fs;
+  if (::fstatfs(fd, &fs) != 0) return true;  // cannot tell: refuse
+  const auto type = static_cast<unsigned long>(fs.f_type);
+  return std::find(std::begin(kKernelFs), std::end(kKernelFs), type) != std::end(kKernelFs);
+}
+
 bool MetadataGuard::may_chown(int pid, uid_t st_uid, gid_t st_gid, uid_t uid, gid_t gid) const {
   if (st_uid != owner_) return false;                                // only the owner
   if (uid != static_cast<uid_t>(-1) && uid != st_uid) return false;  // to itself only
@@ -225,7 +253,9 @@ MetadataCall MetadataGuard::perform(int proc_fd, int pid, int nr, const std::uin
   // open it by name.
   const bool own = (!out.path.empty() && out.path[0] != '/') || st.st_nlink == 0;
   if (!own) {
-    if (mount_namespace_ && !on_jail_mount(pid, object.get()))
+    if (on_kernel_filesystem(object.get()))
+      out.reason = "a kernel object shared by the whole host (procfs, sysfs, cgroupfs, ...)";
+    else if (mount_namespace_ && !on_jail_mount(pid, object.get()))
       out.reason = "not on the jail's mounts (a descriptor or link from outside)";
     if (!mount_namespace_ && !in_writable_grant(object.get(), out.path))
       out.reason = "not in a writable path (no mount namespace: the supervisor makes the change)";

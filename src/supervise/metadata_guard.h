@@ -54,6 +54,8 @@ class MetadataGuard {
   static const char* access_of(int nr);
 
  private:
+  static bool on_kernel_filesystem(int fd);
+
   struct Grant {
     std::string path;  // canonical
     UniqueFd fd;       // O_PATH

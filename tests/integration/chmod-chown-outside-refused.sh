@@ -46,6 +46,11 @@ tmp = os.path.join(os.environ.get("TMPDIR", "/tmp"), "x")
 open(tmp, "w").close()
 t("chmod_tmp", lambda: os.chmod(tmp, 0o700))
 t("fchmod_pipe", lambda: os.fchmod(os.pipe()[0], 0o600))
+# A host-wide kernel object in the jail's own /proc, set to the mode it has
+# (so that a failing check changes nothing): root owns it, and a root-started
+# jail would change it for every /proc on the host.
+t("chmod_proc", lambda: os.chmod("/proc/execdomains", os.stat("/proc/execdomains").st_mode & 0o7777))
+t("chown_proc", lambda: os.chown("/proc/execdomains", -1, os.stat("/proc/execdomains").st_gid))
 PY
 chown "$TEST_UID:$TEST_GID" "$WS/modes.py"
 
@@ -70,7 +75,8 @@ for journal in on off; do
   [ "$journal" = off ] && jargs+=(--journal off)
   capture jail "${jargs[@]}" -- /usr/bin/python3 "$WS/modes.py" "$RO/owned"
   check_capture "journal $journal: the jailed script ran" rc_is 0
-  for c in chmod_outside chmod_through_link fchmod_read_fd chgrp_outside fchown_read_fd; do
+  for c in chmod_outside chmod_through_link fchmod_read_fd chgrp_outside fchown_read_fd \
+    chmod_proc chown_proc; do
     check_capture "journal $journal: $c is refused" out_matches "^ERR:$c:"
   done
   [ "$xattr_controlled" = 1 ] &&
