@@ -366,7 +366,8 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   if (layers.cgroup) lo.cgroup = &*layers.cgroup;
   lo.notify = &notify;
   lo.sink = sink;
-  lo.while_child_builds = [&]() -> Result<SeccompHandoff> {
+  lo.while_child_builds = [&](pid_t init) -> Result<SeccompHandoff> {
+    protect_session_pids(plan, st.layer_options.seccomp, ::getpid(), init, ::getpgrp());
     AJ_TRY(compile_layer_seccomp(layers, policy, st.layer_options));
     if (!start_journal())
       return fail("the journal cannot be written (journal.required): the command was not started");

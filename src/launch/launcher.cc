@@ -5,6 +5,7 @@
 #include <linux/sched.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -14,6 +15,7 @@
 
 #include "base/exit_codes.h"
 #include "base/unique_fd.h"
+#include "launch/descendants.h"
 #include "plan/env_plan.h"
 #include "supervise/supervisor.h"
 
@@ -219,6 +221,11 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   sigset_t supervised = supervised_signals();
   ::sigprocmask(SIG_BLOCK, &supervised, &spec.command_sigmask);
 
+  // Without a PID namespace the init is an ordinary process of the user: if
+  // it dies before its session (a kernel without Landlock signal scoping
+  // lets the command kill it), its orphans come to us rather than to the
+  // host's init, and are ended below.
+  if (!plan.user_namespace) ::prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0);
   std::uint64_t flags = 0;
   if (plan.user_namespace) {
     flags =
@@ -259,7 +266,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
     // The child died before the go: its report (if any) says why.
   }
   if (options.while_child_builds) {
-    auto handoff = options.while_child_builds();
+    auto handoff = options.while_child_builds(pid);
     if (!handoff) {
       kill_and_reap(pidfd.get());
       return unexpected(std::move(handoff).error());
@@ -280,6 +287,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
       options.on_command_exit(outcome_of(sr));
     };
   SuperviseResult sr = supervise(so);
+  if (!plan.user_namespace) kill_descendants();
 
   Outcome out = outcome_of(sr);
   ::sigprocmask(SIG_SETMASK, &spec.command_sigmask, nullptr);

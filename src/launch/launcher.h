@@ -34,7 +34,7 @@ struct LaunchOptions {
   // overlaps the child's: compiling the seccomp filter, writing the journal's
   // session.start. Returns the filter to hand over (the command waits for it
   // before exec); an error ends the launch before the command runs.
-  std::function<Result<SeccompHandoff>()> while_child_builds;
+  std::function<Result<SeccompHandoff>(pid_t init)> while_child_builds;
   NotifyHandler* notify = nullptr;  // seccomp notifications (journal)
   EventSink* sink = nullptr;
   // Called with the outcome as soon as the command has ended and nothing of

@@ -331,6 +331,14 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   return result;
 }
 
+void protect_session_pids(const Plan& plan, SeccompOptions& options, int supervisor, int init,
+                          int supervisor_pgid) {
+  const bool unscoped = (plan.landlock.scoped & landlock::kScopeSignal) == 0;
+  if (plan.user_namespace || !unscoped) return;
+  options.protected_pids = {supervisor, init};
+  if (!plan.own_session) options.protected_pgid = supervisor_pgid;
+}
+
 SeccompOptions builtin_seccomp_options(const Plan& plan) {
   SeccompOptions o;
   o.no_inet_sockets = !plan.user_namespace && plan.net != NetMode::kHost;

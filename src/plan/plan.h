@@ -72,4 +72,10 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
 // (kill).
 SeccompOptions builtin_seccomp_options(const Plan& plan);
 
+// Once the jail's init exists: without a PID namespace or Landlock signal
+// scoping, the supervisor, the init and (when the jail shares it) the
+// supervisor's process group are kept from the command's signals.
+void protect_session_pids(const Plan& plan, SeccompOptions& options, int supervisor, int init,
+                          int supervisor_pgid);
+
 }  // namespace aj

@@ -103,13 +103,24 @@ ArgFilter socket_filter(const SeccompOptions& o) {
 
 // kill(0) signals the caller's process group, kill(-1) every process the
 // caller may signal. pid is an int: only the low 32 bits count.
-ArgFilter kill_filter(bool group, bool all) {
-  const std::uint32_t a = group ? 0 : 0xffffffffU;
-  const std::uint32_t b = all ? 0xffffffffU : 0;
-  return {"kill", EPERM, rules_low32_either(0, a, b), rules_low32_neither(0, a, b),
-          group && all ? "kill(0) and kill(-1) refused (no Landlock signal scoping)"
-          : group      ? "kill(0) refused (no Landlock signal scoping; the process group is shared)"
-                       : "kill(-1) refused (no Landlock signal scoping, no PID namespace)"};
+std::vector<std::uint32_t> as_low32(const std::vector<std::int32_t>& pids) {
+  std::vector<std::uint32_t> out;
+  for (std::int32_t p : pids) out.push_back(static_cast<std::uint32_t>(p));
+  return out;
+}
+
+ArgFilter kill_filter(const SeccompOptions& o) {
+  std::vector<std::uint32_t> refused = as_low32(o.protected_pids);
+  if (o.guard_kill_group) refused.push_back(0);
+  if (o.guard_kill_all) refused.push_back(0xffffffffU);
+  if (o.protected_pgid > 0) refused.push_back(static_cast<std::uint32_t>(-o.protected_pgid));
+  const bool group = o.guard_kill_group, all = o.guard_kill_all;
+  std::string_view why =
+      group && all ? "kill(0) and kill(-1) refused (no Landlock signal scoping)"
+      : group      ? "kill(0) refused (no Landlock signal scoping; the process group is shared)"
+      : all        ? "kill(-1) refused (no Landlock signal scoping, no PID namespace)"
+                   : "the supervisor and the init may not be signalled (no signal scoping)";
+  return {"kill", EPERM, rules_low32_in(0, refused), rules_low32_outside(0, refused), why};
 }
 
 // A call naming a process by pid in `pid_arg`: only 0 (the caller) allowed.
@@ -366,8 +377,16 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
           "mq_notify", "mq_getsetattr"})
       out.push_back(refused_filter(syscall, EPERM, "the host's IPC objects (no IPC namespace)"));
   }
-  if (options.guard_kill_group || options.guard_kill_all)
-    out.push_back(kill_filter(options.guard_kill_group, options.guard_kill_all));
+  if (options.guard_kill_group || options.guard_kill_all || !options.protected_pids.empty() ||
+      options.protected_pgid > 0)
+    out.push_back(kill_filter(options));
+  if (!options.protected_pids.empty()) {
+    const auto pids = as_low32(options.protected_pids);
+    for (const char* syscall :
+         {"tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open"})
+      out.push_back({syscall, EPERM, rules_low32_in(0, pids), rules_low32_outside(0, pids),
+                     "the supervisor and the init may not be signalled (no signal scoping)"});
+  }
   return out;
 }
 

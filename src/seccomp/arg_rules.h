@@ -87,6 +87,15 @@ struct SeccompOptions {
   // and POSIX message queues, are the host's (X11's MIT-SHM segments, a
   // database's shared memory): refused.
   bool no_host_ipc = false;
+  // No PID namespace and no Landlock signal scoping: the supervisor and the
+  // jail's init are processes of the same user that the command could
+  // signal by pid (or the supervisor through its process group, when the
+  // jail shares it), ending the session unrecorded and leaving its
+  // processes behind. kill, tkill, tgkill, rt_sigqueueinfo,
+  // rt_tgsigqueueinfo and pidfd_open may not name these pids (nor kill the
+  // negated process group).
+  std::vector<std::int32_t> protected_pids;
+  std::int32_t protected_pgid = 0;  // 0: none
 };
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options);

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 
+#include "app_session_dir.h"
 #include "scratch_dir.h"
 
 namespace aj {
@@ -54,4 +55,25 @@ TEST_CASE("make_private_dirs: a file in the way is an error naming the path") {
 }
 
 }  // namespace
+}  // namespace aj
+
+namespace aj {
+
+TEST_CASE("removing a session's private directory never follows a link out of it") {
+  ScratchDir outside, state;
+  const std::string victim = outside.path + "/keep";
+  REQUIRE(std::system(("echo data > '" + victim + "'").c_str()) == 0);
+  const std::string dir = state.path + "/session";
+  REQUIRE(create_private_dir(dir));
+  const std::string home = dir + "/home";
+  REQUIRE(std::system(("mkdir -p '" + home + "/a/b' && echo x > '" + home + "/a/b/f' && ln -s '" +
+                       outside.path + "' '" + home + "/link' && ln -s '" + outside.path + "' '" +
+                       home + "/a/link'")
+                          .c_str()) == 0);
+  remove_private_dir(dir);
+  struct stat st;
+  CHECK(::lstat(dir.c_str(), &st) != 0);    // gone, with everything in it
+  CHECK(::stat(victim.c_str(), &st) == 0);  // what the links led to is untouched
+}
+
 }  // namespace aj

@@ -1,0 +1,69 @@
+#!/bin/bash
+# The command cannot end its own session unrecorded by killing the jail's
+# init or the supervisor. With a PID namespace neither is reachable; without
+# one, on a kernel whose Landlock cannot scope signals (ABI < 6, here forced
+# with --landlock-abi 5), seccomp refuses kill, tkill, tgkill,
+# rt_sigqueueinfo and pidfd_open naming either (and kill of the supervisor's
+# process group). The journal then ends with session.end and nothing the
+# command started is left.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v python3 >/dev/null || die "python3 is needed"
+install_probe tryop.py >/dev/null
+
+abi=$(jail_landlock_abi)
+extra=()
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  [ "$abi" -ge 5 ] || skip "needs Landlock ABI 5 to force an unscoped ABI (have $abi)"
+  extra=(--landlock-abi 5)
+fi
+mark=SURVIVOR-$(unique_token)
+cat >"$WS/killers.py" <<PY
+import os, signal, sys, ctypes, subprocess
+sys.path.insert(0, ".probe")
+from tryop import t
+libc = ctypes.CDLL(None, use_errno=True)
+def ok(r):
+    if r < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e))
+# A process that would survive the session if it ended early.
+subprocess.Popen(["/bin/sh", "-c", "sleep 300; echo $mark"], start_new_session=True,
+                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+init = os.getppid()  # the jail's init
+sup = int(open("/proc/%d/stat" % init).read().rsplit(")", 1)[1].split()[1])
+print("INIT_IS_ONE:%s" % (init == 1))
+t("pidfd_init", lambda: ok(libc.syscall(434, init, 0)))
+t("sigqueue_init", lambda: ok(libc.syscall(129, init, 0, ctypes.create_string_buffer(128))))
+t("tgkill_init", lambda: ok(libc.syscall(234, init, init, 0)))
+if sup > 1:
+    t("kill_supervisor", lambda: os.kill(sup, signal.SIGKILL))
+    t("tkill_supervisor", lambda: ok(libc.syscall(200, sup, signal.SIGKILL)))
+t("kill_init", lambda: os.kill(init, signal.SIGKILL))
+print("STILL_HERE")
+PY
+chown "$TEST_UID:$TEST_GID" "$WS/killers.py"
+
+J=$RUN/j/j.jsonl
+mkdir -p "$RUN/j" && chown "$TEST_UID:$TEST_GID" "$RUN/j"
+capture jail "${extra[@]}" --journal "$J" -- /usr/bin/python3 killers.py
+check_capture "the probe ran to its end" out_has_line STILL_HERE
+check_capture "the session ended normally (exit 0)" rc_is 0
+for op in pidfd_init sigqueue_init tgkill_init kill_init; do
+  check_capture "inside: $op does not reach the init" out_matches "^(ERR:$op:|OK:$op$)"
+done
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  for op in pidfd_init kill_init; do
+    check_capture "no PID namespace: $op is refused" out_has_line "ERR:$op:Operation not permitted"
+  done
+  check_capture "no PID namespace: killing the supervisor is refused" \
+    out_has_line "ERR:kill_supervisor:Operation not permitted"
+else
+  check_capture "PID namespace: the init is PID 1 (signals to it are ignored)" out_has_line INIT_IS_ONE:True
+fi
+check "the journal ends with session.end" sh -c "tail -n 1 '$J' | grep -q '\"event\":\"session.end\"'"
+check "nothing the command started is left" wait_until 5 marker_gone "$mark"
+for pid in $(pgrep -f -- "$mark"); do kill -KILL "$pid" 2>/dev/null; done  # this test's own
+
+finish
