@@ -80,7 +80,9 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
       case MountKind::kBindReadOnly:
       case MountKind::kBindReadWrite:
       case MountKind::kBindDevice:
-        in.grants.push_back({op.target, grant_for(op), op.optional, op.where, true});
+        // The host's object: for the caller's terminal (bound at
+        // /dev/console) its own /dev/pts/N, never the host's /dev/console.
+        in.grants.push_back({op.source, grant_for(op), op.optional, op.where, true});
         break;
       case MountKind::kProc:
         in.grants.push_back({"/proc", GrantKind::kRead, false, op.where});
@@ -96,7 +98,9 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
       default: break;
     }
   }
-  in.grants.push_back({"/dev/pts", GrantKind::kDevice, true, {}});
+  // Not /dev/pts: it holds every terminal of the user (root: of everyone),
+  // to read what is typed there and to write fake prompts. Only the
+  // caller's own terminal, granted above.
   in.grants.push_back({plan.private_dir + "/home", GrantKind::kReadWrite, false, {}});
   in.grants.push_back({plan.private_dir + "/tmp", GrantKind::kReadWrite, false, {}});
   in.deny_all_tcp = plan.net == NetMode::kNone || plan.net == NetMode::kLoopback;
