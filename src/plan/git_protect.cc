@@ -83,6 +83,12 @@ class Protector {
     if (!keep(path, where)) out_.watched.push_back({path, where, why});
   }
 
+  void pin(const std::string& dir, const SourceLoc& where) {
+    for (const auto& p : out_.pinned)
+      if (p.path == dir) return;
+    out_.pinned.push_back({dir, where});
+  }
+
   void watch(const std::string& path, const SourceLoc& where, const char* why) {
     out_.watched.push_back({path, where, why});
   }
@@ -154,11 +160,22 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
       continue;
     }
     const std::vector<std::string> submodules = submodule_git_dirs(disk, git_dir);
-    for (const std::string& sub : submodules)
+    for (const std::string& sub : submodules) {
       for (const auto& [leaf, leaf_where] : leaves) protect.keep(sub + leaf, leaf_where);
+      // Every directory from .git down to it: modules, modules/a, ...
+      for (std::size_t at = git_dir.size() + 1; at != std::string::npos;) {
+        const std::size_t slash = sub.find('/', at);
+        protect.pin(sub.substr(0, slash), where);
+        at = slash == std::string::npos ? slash : slash + 1;
+      }
+    }
     std::vector<std::string> dirs = {git_dir};
     dirs.insert(dirs.end(), submodules.begin(), submodules.end());
-    for (const std::string& wt : worktree_dirs(disk, git_dir)) dirs.push_back(wt);
+    for (const std::string& wt : worktree_dirs(disk, git_dir)) {
+      dirs.push_back(wt);
+      protect.pin(git_dir + "/worktrees", where);
+      protect.pin(wt, where);
+    }
     for (const std::string& dir : dirs)
       for (const char* redirect : kRedirects)
         protect.keep_or_watch(dir + "/" + redirect, where, kRedirectWhy);

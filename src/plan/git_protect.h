@@ -15,7 +15,12 @@ namespace aj {
 
 struct GitProtection {
   std::vector<ExpandedPath> read_only;  // to add to the request, as optional paths
-  std::vector<WatchedPath> watched;     // to report changes of (Plan::watched)
+  // Directories to bind onto themselves (read-write, optional), so that they
+  // cannot be renamed with the read-only binds inside them and others put in
+  // their place: .git/modules and each submodule's git directory on the way,
+  // .git/worktrees and each worktree's.
+  std::vector<ExpandedPath> pinned;
+  std::vector<WatchedPath> watched;  // to report changes of (Plan::watched)
 };
 
 // read_only: the request's read-only paths (expanded); those ending in

@@ -149,12 +149,18 @@ std::vector<WatchedPath> watched_paths(const Plan& plan,
   std::vector<WatchedPath> out;
   for (const auto& u : plan.mounts.unguarded)
     out.push_back({u.path, u.where, "read-only in the profile, but missing when the jail started"});
-  if (!plan.user_namespace)
-    for (const auto& op : plan.mounts.ops)
-      if (op.kind == MountKind::kBindReadOnly && writable_bind_holding(plan.mounts, op.target))
-        out.push_back({op.target, op.where,
-                       "read-only in the profile, but inside a writable path and without a mount "
-                       "namespace"});
+  // A read-only bind inside a writable path: without a mount namespace it
+  // is only a Landlock grant, which the writable one outweighs; with one, the
+  // bind holds, but a directory above it (up to the writable bind) can be
+  // renamed, taking the bind along, and another put in its place.
+  for (const auto& op : plan.mounts.ops)
+    if (op.kind == MountKind::kBindReadOnly && writable_bind_holding(plan.mounts, op.target))
+      out.push_back({op.target, op.where,
+                     plan.user_namespace
+                         ? "read-only in the profile; a directory above it could be renamed and "
+                           "another put in its place"
+                         : "read-only in the profile, but inside a writable path and without a "
+                           "mount namespace"});
   for (const auto& w : git_watched)
     if (writable_bind_holding(plan.mounts, w.path)) out.push_back(w);
   std::vector<WatchedPath> unique;
@@ -255,11 +261,9 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   req.read_only = expand_list(fs.read_only, vars, errors);
   GitProtection git;
   if (!plan.workspace.empty()) git = protect_git_metadata(req.read_only, disk, plan.workspace);
-  for (const ExpandedPath& a : git.read_only) {
-    req.read_only.push_back(a);
-    req.optional.push_back(a);
-  }
+  req.read_only.insert(req.read_only.end(), git.read_only.begin(), git.read_only.end());
   req.read_write = expand_list(fs.read_write, vars, errors);
+  req.read_write.insert(req.read_write.end(), git.pinned.begin(), git.pinned.end());
   req.hide = expand_list(fs.hide, vars, errors);
   plan.journal_target = facts.state_dir + "/sessions/" + facts.session_id + ".jsonl";
   if (inputs.journal_target) {
@@ -277,6 +281,9 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   if (!journal_dir.empty()) req.hide.push_back({journal_dir, {"journal", 0, 0}});
   req.tmpfs = expand_list(fs.tmpfs, vars, errors);
   req.optional = expand_list(fs.optional, vars, errors);
+  // What git protection found existed a moment ago; if it is gone, so be it.
+  req.optional.insert(req.optional.end(), git.read_only.begin(), git.read_only.end());
+  req.optional.insert(req.optional.end(), git.pinned.begin(), git.pinned.end());
   req.workspace = plan.workspace;
   req.workspace_where = {"workspace", 0, 0};
   req.terminal = facts.terminal;

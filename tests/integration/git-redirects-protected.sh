@@ -63,6 +63,26 @@ check_capture "the submodule's checkout can be moved aside (its directory is wri
 check_capture "...and that is reported" err_matches "changed '$WS/sub/\.git'"
 rm -rf "$WS/sub" && mv "$WS/sub-moved" "$WS/sub"
 
+# 2b. The git directories holding the read-only binds moved aside, and new
+# ones put in their place: refused where they are pinned (bound onto
+# themselves, with a mount namespace), reported everywhere.
+capture jail -- sh -c 'for d in .git/modules/sub .git/modules .git/worktrees/wt .git/worktrees; do
+  if mv "$d" "$d.moved" 2>/dev/null; then echo "MOVED:$d"; mkdir -p "$d"; else echo "KEPT:$d"; fi
+done'
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  check_capture "no mount namespace: moving the submodule's git directory aside is reported" \
+    err_matches "'$WS/\.git/modules/sub/config'"
+  check_capture "no mount namespace: moving the worktree's directory aside is reported" \
+    err_matches "'$WS/\.git/worktrees/wt/commondir'"
+else
+  for d in .git/modules/sub .git/modules .git/worktrees/wt .git/worktrees; do
+    check_capture "$d cannot be moved aside" out_has_line "KEPT:$d"
+  done
+fi
+for d in .git/worktrees .git/worktrees/wt .git/modules .git/modules/sub; do  # moved last first
+  if [ -d "$WS/$d.moved" ]; then rm -rf "${WS:?}/$d" && mv "$WS/$d.moved" "$WS/$d"; fi
+done
+
 # 3. The workspace is the linked worktree: its .git file.
 capture jail --workspace "$RUN/wt" -- sh -c "cd '$RUN/wt' && sh -c '$try_write' sh wt-pointer .git 'gitdir: /elsewhere'"
 if [ "$AJ_TEST_MODE" = nouserns ]; then
