@@ -25,7 +25,7 @@ if c=$(cat "$HOME/.ssh/id_rsa" 2>/dev/null) && [ -n "$c" ]; then echo "SSH:READ:
 echo "# planted" >> "$HOME/.bashrc" && echo BASHRC:APPENDED
 if (echo "{\"hooks\": {}}" > "$HOME/.claude/settings.json") 2>/dev/null; then
   echo SETTINGS:WRITTEN; else echo SETTINGS:DENIED; fi
-for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md; do
+for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md; do
   if (echo "planted" >> "$HOME/.claude/$f") 2>/dev/null; then echo "PLANT:$f:WRITTEN"; else echo "PLANT:$f:DENIED"; fi
 done
 if (mkdir -p "$HOME/.claude/agents" && echo "planted" > "$HOME/.claude/agents/new.md") 2>/dev/null; then echo AGENTS:CREATED; else echo AGENTS:DENIED; fi'
@@ -38,6 +38,8 @@ mkfile_as_user "$FAKE_HOME/.claude/hooks/pre.sh" '#!/bin/sh'
 mkfile_as_user "$FAKE_HOME/.claude/plugins/cache/m/p/hooks/hooks.json" '{}'
 mkfile_as_user "$FAKE_HOME/.claude/commands/x.md" 'a command'
 mkfile_as_user "$FAKE_HOME/.claude/CLAUDE.md" 'my memory'
+mkfile_as_user "$FAKE_HOME/.claude/local/claude" '#!/bin/sh'
+mkfile_as_user "$FAKE_HOME/.claude/rules/r.md" 'a rule'
 chown -R -h "$TEST_UID:$TEST_GID" "$FAKE_HOME/.local" "$FAKE_HOME/.claude"
 AJ_EXTRA_ENV=("PATH=$FAKE_HOME/.local/bin:/usr/local/bin:/usr/bin:/bin"
   ANTHROPIC_API_KEY=sk-ant-test-key GITHUB_TOKEN=ghp_testtoken)
@@ -51,8 +53,8 @@ check_capture "control: it can change ~/.claude/settings.json without the jail" 
   out_has_line SETTINGS:WRITTEN
 check_capture "control: it can append to ~/.claude/hooks/pre.sh without the jail" \
   out_has_line PLANT:hooks/pre.sh:WRITTEN
-snapshot() { (cd "$FAKE_HOME/.claude" && cat hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md); }
-for f in hooks/pre.sh commands/x.md CLAUDE.md; do sed -i '/^planted$/d' "$FAKE_HOME/.claude/$f"; done
+snapshot() { (cd "$FAKE_HOME/.claude" && cat hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md); }
+for f in hooks/pre.sh commands/x.md CLAUDE.md local/claude rules/r.md; do sed -i '/^planted$/d' "$FAKE_HOME/.claude/$f"; done
 sed -i '/^planted$/d' "$FAKE_HOME/.claude/plugins/cache/m/p/hooks/hooks.json"
 rm -rf "$FAKE_HOME/.claude/agents"
 kept=$(snapshot)
@@ -70,7 +72,7 @@ check_capture "claude profile: ~/.ssh/id_rsa cannot be read" out_has_line SSH:DE
 check_capture "claude profile: the bait appears nowhere" all_lacks "$bait"
 check_capture "claude profile: ~/.claude/settings.json (hooks) cannot be changed" \
   out_has_line SETTINGS:DENIED
-for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md; do
+for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md; do
   check_capture "claude profile: ~/.claude/$f cannot be changed" out_has_line "PLANT:$f:DENIED"
 done
 check "host: the hook script, plugin, command and memory are unchanged" [ "$(snapshot)" = "$kept" ]
