@@ -234,7 +234,12 @@ int run_op(const ChildMount& m, std::size_t index, int rootfd, int source_fd,
       if (target.fd < 0) return errno;
       return attach(source_fd, target.fd) < 0 ? errno : 0;
     }
-    case MountKind::kTmpfs: mnt.reset(private_dir_mount(staging_fd, index, m.mode)); break;
+    case MountKind::kTmpfs:
+      mnt.reset(private_dir_mount(staging_fd, index, m.mode));
+      if (mnt.fd >= 0 && m.noexec &&
+          sys::mount_setattr(mnt.fd, "", AT_EMPTY_PATH, MOUNT_ATTR_NOEXEC, 0) < 0)
+        return errno;
+      break;
     case MountKind::kHideDir:
     case MountKind::kHideFile:
       // A read-only view of the staging tmpfs's empty directory or file: no

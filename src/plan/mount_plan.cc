@@ -205,7 +205,8 @@ std::string MountOp::describe() const {
     case MountKind::kBindReadWrite:
       return fmt::format("bind '{}'{}", target, noexec ? " (noexec)" : "");
     case MountKind::kBindDevice: return fmt::format("dev-bind '{}'", target);
-    case MountKind::kTmpfs: return fmt::format("tmpfs '{}' (mode {:o})", target, mode);
+    case MountKind::kTmpfs:
+      return fmt::format("tmpfs '{}' (mode {:o}{})", target, mode, noexec ? ", noexec" : "");
     case MountKind::kHideDir: return fmt::format("hide dir '{}'", target);
     case MountKind::kHideFile: return fmt::format("hide file '{}'", target);
     case MountKind::kSymlink: return fmt::format("symlink '{}' -> '{}'", target, source);

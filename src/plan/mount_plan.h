@@ -30,7 +30,7 @@ struct MountOp {
   SourceLoc where;        // the profile item that asked for it; empty when built in
   unsigned mode = 0755;   // tmpfs root mode
   bool optional = false;  // the child skips it when the path is missing
-  // A writable bind where nothing may be executed: mounted noexec, so that
+  // A writable bind or tmpfs where nothing may be executed: mounted noexec, so that
   // not even the dynamic loader (ld.so ./prog) or dlopen can map code from
   // it, which Landlock's execute right (execve only) does not stop.
   bool noexec = false;

@@ -325,11 +325,24 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     const auto real = disk.real_path(e.path);
     exec.push_back({real.value_or(e.path), GrantKind::kExec, true, e.where, real.has_value()});
   }
-  for (auto& op : plan.mounts.ops) {
-    if (op.kind != MountKind::kBindReadWrite) continue;
-    op.noexec = std::none_of(exec.begin(), exec.end(), [&op](const PathGrant& e) {
-      return path_is_within(op.target, e.path) || path_is_within(e.path, op.target);
+  // Writable and not executable: mounted noexec. Where no writable path is
+  // executable at all (strict), the private tmpfs directories (/tmp, home,
+  // /dev/shm) too, or the loader would run from there what it may not from
+  // the workspace; where one is (default: the workspace), /tmp stays as it
+  // is: noexec there would only break programs that map code from it.
+  auto executable = [&exec](const std::string& target) {
+    return std::any_of(exec.begin(), exec.end(), [&target](const PathGrant& e) {
+      return path_is_within(target, e.path) || path_is_within(e.path, target);
     });
+  };
+  bool writable_exec = false;
+  for (const auto& op : plan.mounts.ops)
+    if ((op.kind == MountKind::kBindReadWrite || op.kind == MountKind::kTmpfs) &&
+        op.target != "/dev" && executable(op.target))
+      writable_exec = true;
+  for (auto& op : plan.mounts.ops) {
+    if (op.kind == MountKind::kBindReadWrite) op.noexec = !executable(op.target);
+    if (op.kind == MountKind::kTmpfs && op.target != "/dev") op.noexec = !writable_exec;
   }
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
   plan.watched = watched_paths(plan, git.watched);

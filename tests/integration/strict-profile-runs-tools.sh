@@ -40,6 +40,7 @@ loader=$(ls /lib64/ld-linux-x86-64.so.2 /lib/ld-linux-aarch64.so.1 2>/dev/null |
 [ -n "$loader" ] || die "no dynamic loader found"
 runs='./prog && echo DIRECT:RAN || echo DIRECT:REFUSED
 "$1" ./prog && echo LOADER:RAN || echo LOADER:REFUSED
+cp ./prog "${TMPDIR:-/tmp}/p" && "$1" "${TMPDIR:-/tmp}/p" && echo TMPLOADER:RAN || echo TMPLOADER:REFUSED
 echo DONE'
 capture as_user sh -c "$runs" sh "$loader"
 check_capture "control: the workspace program runs directly without the jail" out_has_line DIRECT:RAN
@@ -53,9 +54,13 @@ if [ "$AJ_TEST_MODE" = nouserns ]; then
     out_has "the dynamic loader can still run a file from there"
 else
   check_capture "strict: nor through the dynamic loader (noexec mount)" out_has_line LOADER:REFUSED
+  check_capture "strict: nor a copy in /tmp through the loader (all writable paths noexec)" \
+    out_has_line TMPLOADER:REFUSED
 fi
 capture jail -- sh -c "$runs" sh "$loader"
 check_capture "default: a workspace program runs (the workspace is executable there)" \
   out_has_line DIRECT:RAN
+check_capture "default: /tmp stays mappable (noexec there would only break programs)" \
+  out_has_line TMPLOADER:RAN
 
 finish

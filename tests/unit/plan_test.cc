@@ -461,6 +461,9 @@ TEST_CASE("a writable bind with no exec grant above or below it is mounted noexe
   REQUIRE(s.plan);
   auto sd = describe(*s.plan);
   CHECK(index_of(sd, "bind '/home/u/proj' (noexec)") < sd.size());
+  // No writable path is executable: the private tmpfs directories neither.
+  CHECK(index_of(sd, "tmpfs '/tmp' (mode 1777, noexec)") < sd.size());
+  CHECK(index_of(d, "tmpfs '/tmp' (mode 1777)") < d.size());  // default: as it was
   // An exec grant below it keeps it executable (the grant would be moot).
   strict.filesystem.exec.push_back({"${WORKSPACE}/bin", {"p.toml", 9, 1}});
   PlanResult below = plan_with(strict);
