@@ -1,5 +1,7 @@
 #include "app_watched.h"
 
+#include <unistd.h>
+
 #include "app_journal_sink.h"
 #include "base/log.h"
 #include "policy/variables.h"
@@ -23,6 +25,12 @@ void WatchedPaths::report(JournalSink* journal) {
   reported_ = true;
   const PathsState after = take_paths_state(roots_of(paths_));
   const std::vector<PathChange> changes = compare_paths_state(before_, after);
+  // The command may have left the terminal concealing text (SGR 8) or in
+  // the alternate screen: back to normal first, so these lines show.
+  if (!changes.empty() && ::isatty(STDERR_FILENO)) {
+    static constexpr char kReset[] = "\033[0m\033[?1049l";
+    [[maybe_unused]] auto n = ::write(STDERR_FILENO, kReset, sizeof kReset - 1);
+  }
   if (before_.truncated || after.truncated)
     log::warn(
         "the watched paths hold more than {} entries, or trees deeper than 64 directories: only "
