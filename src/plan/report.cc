@@ -230,7 +230,8 @@ class Builder {
           "No mount namespace: where a profile forbids executing (strict's workspace), the "
           "dynamic loader can still run a file from there (ld.so ./prog), as Landlock's "
           "execute right governs only execve; with user namespaces such writable paths are "
-          "mounted noexec.");
+          "mounted noexec. And Landlock does not govern inotify: the command can watch a "
+          "directory of yours it may not list, and learn the names of files used there.");
     if (!plan_.user_namespace)
       a.push_back(
           "No PID namespace: the command sees every process on the host in /proc, with its "
