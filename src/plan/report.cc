@@ -238,9 +238,11 @@ class Builder {
           "command line (arguments holding a password show); not their environment, memory "
           "or descriptors (Landlock refuses the ptrace access those need); it cannot change "
           "their limits, priorities or CPUs (seccomp lets prlimit, setpriority, ioprio_set and "
-          "sched_set* name only the caller), and cannot signal them where Landlock scopes "
-          "signals (ABI 6) or seccomp refuses kill(-1). System V and POSIX message-queue IPC "
-          "is refused (it would be the host's).");
+          "sched_set* name only the caller). It cannot signal them where Landlock scopes "
+          "signals (ABI 6 or later); below that it can signal any process of yours by pid "
+          "(root's: any process), all but the supervisor and the jail's init, which seccomp "
+          "keeps out of reach, and kill(-1), which it refuses. System V and POSIX "
+          "message-queue IPC is refused (it would be the host's).");
     if (!plan_.user_namespace)
       a.push_back(
           "No user namespace: the supervisor performs chmod and chown for the command and "

@@ -386,6 +386,12 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
          {"tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open"})
       out.push_back({syscall, EPERM, rules_low32_in(0, pids), rules_low32_outside(0, pids),
                      "the supervisor and the init may not be signalled (no signal scoping)"});
+    // A pidfd can also be an open /proc/<pid> directory, which names no pid a
+    // filter could read: refused whole, as by a kernel before 5.1 (ENOSYS),
+    // so that callers (Go's os.Process) fall back to kill.
+    out.push_back(refused_filter(
+        "pidfd_send_signal", ENOSYS,
+        "pidfd_send_signal answered with ENOSYS (no signal scoping; callers fall back to kill)"));
   }
   return out;
 }

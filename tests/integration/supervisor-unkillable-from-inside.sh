@@ -4,7 +4,8 @@
 # one, on a kernel whose Landlock cannot scope signals (ABI < 6, here forced
 # with --landlock-abi 5), seccomp refuses kill, tkill, tgkill,
 # rt_sigqueueinfo and pidfd_open naming either (and kill of the supervisor's
-# process group). The journal then ends with session.end and nothing the
+# process group), and answers pidfd_send_signal with ENOSYS (an open
+# /proc/<pid> directory is a pidfd no filter can read a pid from). The journal then ends with session.end and nothing the
 # command started is left.
 source "$(dirname "$0")/lib.sh"
 aj_setup
@@ -40,6 +41,9 @@ t("tgkill_init", lambda: ok(libc.syscall(234, init, init, 0)))
 if sup > 1:
     t("kill_supervisor", lambda: os.kill(sup, signal.SIGKILL))
     t("tkill_supervisor", lambda: ok(libc.syscall(200, sup, signal.SIGKILL)))
+    # A /proc/<pid> directory is a pidfd too, one no filter can read a pid from.
+    t("pidfd_proc_supervisor", lambda: ok(libc.syscall(
+        424, os.open("/proc/%d" % sup, os.O_RDONLY | os.O_DIRECTORY), signal.SIGKILL, None, 0)))
 t("kill_init", lambda: os.kill(init, signal.SIGKILL))
 print("STILL_HERE")
 PY
@@ -59,6 +63,8 @@ if [ "$AJ_TEST_MODE" = nouserns ]; then
   done
   check_capture "no PID namespace: killing the supervisor is refused" \
     out_has_line "ERR:kill_supervisor:Operation not permitted"
+  check_capture "no PID namespace: pidfd_send_signal through /proc/<supervisor> is refused" \
+    out_has_line "ERR:pidfd_proc_supervisor:Function not implemented"
 else
   check_capture "PID namespace: the init is PID 1 (signals to it are ignored)" out_has_line INIT_IS_ONE:True
 fi
