@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -19,8 +20,15 @@ namespace {
 // entered only with O_NOFOLLOW, so a name the command swaps for a symbolic
 // link meanwhile (a survivor of the session, on a kernel that cannot keep it
 // from signalling its init) is removed as the link, never followed to the
-// user's files. Bounded depth; what is left is left.
-void remove_contents(int fd, int depth) {
+// user's files. A directory the command made unreadable (chmod 000, which
+// the supervisor performed for it) is given back u+rwx first, through its
+// descriptor, so that nothing it wrote outlives the session. Past
+// kMaxDepth a directory is moved up into root (a fresh name there) instead
+// of entered, and the caller goes over root again: no depth costs stack or
+// descriptors.
+constexpr int kMaxDepth = 64;
+
+void remove_contents(int fd, int depth, int root, unsigned* moved) {
   DIR* dir = ::fdopendir(fd);
   if (!dir) {
     ::close(fd);
@@ -33,14 +41,31 @@ void remove_contents(int fd, int depth) {
   }
   const int dfd = ::dirfd(dir);
   for (const auto& n : names) {
-    if (::unlinkat(dfd, n.c_str(), 0) == 0 || errno != EISDIR || depth >= 256) continue;
-    const int sub = ::openat(dfd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (::unlinkat(dfd, n.c_str(), 0) == 0 || errno != EISDIR) continue;
+    int sub = ::openat(dfd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (sub < 0 && errno == EACCES) {
+      const int path = ::openat(dfd, n.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+      if (path >= 0) {
+        char self[64];
+        std::snprintf(self, sizeof self, "/proc/self/fd/%d", path);
+        if (::chmod(self, 0700) == 0)
+          sub = ::openat(dfd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        ::close(path);
+      }
+    }
     if (sub < 0) continue;
+    if (depth >= kMaxDepth) {
+      ::close(sub);
+      const std::string up = ".aj-deep-" + std::to_string((*moved)++);
+      ::renameat(dfd, n.c_str(), root, up.c_str());
+      continue;
+    }
     struct stat st;
     // Not across a mount point (FTW_MOUNT did the same).
     struct stat parent;
     if (::fstat(sub, &st) == 0 && ::fstat(dfd, &parent) == 0 && st.st_dev == parent.st_dev) {
-      remove_contents(sub, depth + 1);  // closes sub
+      ::fchmod(sub, 0700);                           // its entries can then be removed
+      remove_contents(sub, depth + 1, root, moved);  // closes sub
     } else {
       ::close(sub);
     }
@@ -61,10 +86,21 @@ Result<void> create_private_dir(const std::string& dir) {
 }
 
 void remove_private_dir(const std::string& dir) {
-  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return;
-  remove_contents(fd, 0);
-  ::rmdir(dir.c_str());
+  const int root = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (root < 0) return;
+  unsigned moved = 0;
+  for (int pass = 0; pass < 100000; ++pass) {
+    if (::unlinkat(AT_FDCWD, dir.c_str(), AT_REMOVEDIR) == 0 || errno != ENOTEMPTY) break;
+    const int fd = ::openat(root, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) break;
+    const unsigned before = moved;
+    remove_contents(fd, 0, root, &moved);
+    if (moved == before) {  // nothing was moved up: this pass went all the way
+      ::unlinkat(AT_FDCWD, dir.c_str(), AT_REMOVEDIR);
+      break;
+    }
+  }
+  ::close(root);
 }
 
 }  // namespace aj

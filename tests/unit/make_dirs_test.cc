@@ -70,6 +70,15 @@ TEST_CASE("removing a session's private directory never follows a link out of it
                        outside.path + "' '" + home + "/link' && ln -s '" + outside.path + "' '" +
                        home + "/a/link'")
                           .c_str()) == 0);
+  // A directory made unreadable, and a chain deeper than the walk enters.
+  REQUIRE(std::system(("mkdir -p '" + home + "/locked/in' && echo x > '" + home +
+                       "/locked/in/f' && chmod 000 '" + home + "/locked/in' '" + home + "/locked'")
+                          .c_str()) == 0);
+  std::string deep = dir + "/tmp";
+  for (int i = 0; i < 150; ++i) {
+    deep += "/d";
+    REQUIRE(::mkdir(deep.c_str(), 0700) == 0);
+  }
   remove_private_dir(dir);
   struct stat st;
   CHECK(::lstat(dir.c_str(), &st) != 0);    // gone, with everything in it
