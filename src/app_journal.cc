@@ -113,14 +113,27 @@ Result<std::string> resolve_source(const CliOptions& o) {
   const std::string dir = sessions_dir();
   if (o.journal_source && !o.journal_last) {
     const std::string& s = *o.journal_source;
+    if (s == "-" || s.find('/') != std::string::npos) return s;
+    // A session first, then a file of that name: a jailed command knows its
+    // session id and may leave a file so named in the workspace, to be shown
+    // in place of its journal to a user who looks it up from there.
     struct stat st {};
-    if (s == "-" || s.find('/') != std::string::npos || ::stat(s.c_str(), &st) == 0) return s;
+    const bool file = ::stat(s.c_str(), &st) == 0;
     std::vector<std::string> matches;
     for (const JournalFile& f : journal_files(dir)) {
-      if (f.stem == s) return f.path;
+      if (f.stem == s) matches = {f.path};
+      if (f.stem == s) break;
       if (f.stem.compare(0, s.size(), s) == 0) matches.push_back(f.path);
     }
-    if (matches.size() == 1) return matches[0];
+    if (matches.size() == 1) {
+      if (file)
+        log::warn(
+            "'{}' is a session in {}: showing its journal, not the file '{}' here (say ./{} "
+            "for the file)",
+            s, dir, s, s);
+      return matches[0];
+    }
+    if (file) return s;
     if (matches.size() > 1)
       return fail(fmt::format("session '{}' is ambiguous: {} sessions in {} start with it", s,
                               matches.size(), dir));

@@ -63,6 +63,23 @@ capture aj journal $NEW
 check_capture "journal SESSION finds it in the state directory" out_has "git --version (pid 12"
 capture aj journal 0000aa
 check_capture "journal with a unique prefix of a session id finds it" out_has "git --version (pid 12"
+# A file named after the session in the current directory (the workspace,
+# where a jailed command could leave a forged one) does not shadow it.
+{
+  ev $NEW 1 10 session.start "" '"argv":["make","test"]'
+  ev $NEW 2 11 session.end "" '"exit_code":0'
+} >"$WS/$NEW"
+cp "$WS/$NEW" "$WS/0000aa"
+chown "$TEST_UID:$TEST_GID" "$WS/$NEW" "$WS/0000aa"
+capture aj journal $NEW
+check_capture "a file named after the session does not shadow its journal" \
+  out_has "git --version (pid 12"
+check_capture "...and the user is told which was read" err_matches "is a session in"
+capture aj journal 0000aa
+check_capture "nor one named after a prefix" out_has "git --version (pid 12"
+capture aj journal "./$NEW"
+check_capture "./NAME still reads the file" out_has "make test"
+rm -f "$WS/$NEW" "$WS/0000aa"
 capture aj journal
 check_capture "journal alone shows the newest session (by start time, not name)" \
   out_has "git --version (pid 12"
