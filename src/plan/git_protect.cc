@@ -22,6 +22,8 @@ constexpr const char* kRedirects[] = {"commondir", "config.worktree"};
 constexpr const char* kRedirectWhy =
     "git would take the repository's config and hooks from where it points, or more config "
     "from it";
+constexpr const char* kHooksPathWhy =
+    "the repository's core.hooksPath: git on the host runs the hooks there";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
@@ -116,7 +118,7 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-std::string git_config_worktree(const std::string& config) {
+std::string git_config_core(const std::string& config, const std::string& key) {
   std::string section, value;
   std::size_t start = 0;
   while (start < config.size()) {
@@ -131,7 +133,7 @@ std::string git_config_worktree(const std::string& config) {
     }
     const auto eq = line.find('=');
     if (section != "core" || eq == std::string::npos) continue;
-    if (lower(trim(line.substr(0, eq))) != "worktree") continue;
+    if (lower(trim(line.substr(0, eq))) != key) continue;
     value = trim(line.substr(eq + 1));
     if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
       value = value.substr(1, value.size() - 2);
@@ -153,6 +155,19 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
   Protector protect(disk, workspace);
   for (const auto& [git_dir, leaves] : kept) {
     const SourceLoc& where = leaves.front().second;
+    // core.hooksPath in the (read-only) config: hooks kept in the working
+    // tree instead (Husky's .husky/_, which git ignores, so a planted hook
+    // would not even show in `git status`). Relative to the top of the
+    // working tree.
+    const auto top_config = disk.read_text(git_dir + "/config", 64 * 1024);
+    const std::string hooks_path = top_config ? git_config_core(*top_config, "hookspath") : "";
+    if (!hooks_path.empty() && hooks_path[0] != '~') {
+      const std::string top = git_dir.substr(0, git_dir.size() - 5);  // without "/.git"
+      const std::string hooks =
+          normalize_path(hooks_path[0] == '/' ? hooks_path : top + "/" + hooks_path);
+      if (path_is_within(hooks, workspace) && hooks != workspace)
+        protect.keep_or_watch(hooks, where, kHooksPathWhy);
+    }
     // A .git file (the workspace is a linked worktree or a submodule
     // checkout): rewritten, it would name another git directory.
     if (disk.kind(git_dir) == FileKind::kFile) {
@@ -182,7 +197,7 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     // Each submodule's checkout holds a .git file naming its git directory.
     for (const std::string& sub : submodules) {
       const auto config = disk.read_text(sub + "/config", 64 * 1024);
-      const std::string worktree = config ? git_config_worktree(*config) : "";
+      const std::string worktree = config ? git_config_core(*config, "worktree") : "";
       if (worktree.empty()) continue;
       const std::string checkout =
           normalize_path(worktree[0] == '/' ? worktree : sub + "/" + worktree);

@@ -31,7 +31,8 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
 
 inline constexpr std::size_t kMaxGitDirs = 512;
 
-// core.worktree from the text of a git config file ("" when not set).
-std::string git_config_worktree(const std::string& config);
+// core.<key> from the text of a git config file ("" when not set); key in
+// lower case ("worktree", "hookspath").
+std::string git_config_core(const std::string& config, const std::string& key);
 
 }  // namespace aj

@@ -94,6 +94,21 @@ else
 fi
 printf '%s\n' "$wt_pointer" >"$RUN/wt/.git"
 
+# 4. Hooks kept in the working tree (core.hooksPath, as Husky does with
+# .husky/_, which git ignores): read-only too, or reported.
+g -C "$WS" config core.hooksPath .husky/_ || die "git config failed"
+mkdir -p "$WS/.husky/_" && chown -R "$TEST_UID:$TEST_GID" "$WS/.husky"
+capture jail -- sh -c "sh -c '$try_write' sh husky-hook .husky/_/pre-commit 'echo planted'"
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  check_capture "no mount namespace: a hook planted under core.hooksPath is reported" \
+    err_matches "changed '$WS/\.husky/_'"
+else
+  check_capture "a hook cannot be planted under core.hooksPath" out_has_line DENIED:husky-hook
+  check "host: no hook appeared under core.hooksPath" [ ! -e "$WS/.husky/_/pre-commit" ]
+fi
+rm -rf "$WS/.husky"
+g -C "$WS" config --unset core.hooksPath
+
 # Ordinary work reports nothing: a commit in the main repository and in the
 # submodule.
 capture jail -- sh -c 'git -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m in &&

@@ -472,12 +472,33 @@ TEST_CASE("a writable bind with no exec grant above or below it is mounted noexe
   CHECK(index_of(bd, "bind '/home/u/proj'") < bd.size());
 }
 
+TEST_CASE("a core.hooksPath in the working tree is read-only, or watched") {
+  const std::string w = "/home/u/proj", g = w + "/.git";
+  FakeDisk d = disk();
+  d.texts[g + "/config"] = "[core]\n\thooksPath = .husky/_\n";
+  d.kinds[w + "/.husky"] = d.kinds[w + "/.husky/_"] = FileKind::kDirectory;
+  PlanResult r = plan_with(policy(), d);
+  REQUIRE(r.plan);
+  auto ops = describe(*r.plan);
+  CHECK(index_of(ops, "ro-bind '" + w + "/.husky/_'") < ops.size());
+  d.kinds.erase(w + "/.husky/_");  // not made yet: watched
+  PlanResult missing = plan_with(policy(), d);
+  REQUIRE(missing.plan);
+  auto wl = watched(*missing.plan);
+  CHECK(index_of(wl, w + "/.husky/_") < wl.size());
+  d.texts[g + "/config"] = "[core]\n\thooksPath = /etc/githooks\n";  // outside: not ours
+  PlanResult outside = plan_with(policy(), d);
+  REQUIRE(outside.plan);
+  CHECK(index_of(watched(*outside.plan), "/etc/githooks") == watched(*outside.plan).size());
+}
+
 TEST_CASE("core.worktree is read from a git config") {
-  CHECK(git_config_worktree("[core]\n\tworktree = ../../../sub\n") == "../../../sub");
-  CHECK(git_config_worktree("[Core]\n  WorkTree=\"/a b\"\r\n") == "/a b");
-  CHECK(git_config_worktree("[remote \"o\"]\n\tworktree = x\n[core]\n\tbare = true\n").empty());
-  CHECK(git_config_worktree("# worktree = x\n").empty());
-  CHECK(git_config_worktree("").empty());
+  CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
+  CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
+  CHECK(git_config_core("[remote \"o\"]\n\tworktree = x\n[core]\n\tbare = true\n", "worktree")
+            .empty());
+  CHECK(git_config_core("# worktree = x\n", "worktree").empty());
+  CHECK(git_config_core("", "worktree").empty());
 }
 
 TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(-1) without pids") {
