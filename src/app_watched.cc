@@ -25,10 +25,13 @@ void WatchedPaths::report(JournalSink* journal) {
   reported_ = true;
   const PathsState after = take_paths_state(roots_of(paths_));
   const std::vector<PathChange> changes = compare_paths_state(before_, after);
-  // The command may have left the terminal concealing text (SGR 8) or in
-  // the alternate screen: back to normal first, so these lines show.
+  // The command may have left the terminal concealing text (SGR 8), in the
+  // alternate screen, drawing lines instead of letters (ESC ( 0, SO) or with
+  // the foreground colour set to the background's (OSC 10/11): back to
+  // normal first, so these lines show. Not a full reset (ESC c), which
+  // would clear the screen.
   if (!changes.empty() && ::isatty(STDERR_FILENO)) {
-    static constexpr char kReset[] = "\033[0m\033[?1049l";
+    static constexpr char kReset[] = "\033[0m\033[?1049l\033(B\033)B\017\033]110\007\033]111\007";
     [[maybe_unused]] auto n = ::write(STDERR_FILENO, kReset, sizeof kReset - 1);
   }
   if (before_.truncated || after.truncated)
