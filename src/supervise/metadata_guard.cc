@@ -203,6 +203,10 @@ bool MetadataGuard::on_kernel_filesystem(int fd) {
       0xf97cff8c,  // selinuxfs
       0x43415d53,  // smackfs
       0x42494e4d,  // binfmt_misc
+      // One inode behind every eventfd, signalfd, timerfd, epoll fd...:
+      // "the process's own" only by its descriptor. Kernels from 2025 refuse
+      // to change it; older ones would, for the whole system.
+      0x09041934,  // anon_inodefs
   };
   struct statfs fs;
   if (::fstatfs(fd, &fs) != 0) return true;  // cannot tell: refuse
@@ -252,18 +256,18 @@ MetadataCall MetadataGuard::perform(int proc_fd, int pid, int nr, const std::uin
   // file no directory links to (memfd, O_TMPFILE, deleted): no one else can
   // open it by name.
   const bool own = (!out.path.empty() && out.path[0] != '/') || st.st_nlink == 0;
-  if (!own) {
-    if (on_kernel_filesystem(object.get()))
-      out.reason = "a kernel object shared by the whole host (procfs, sysfs, cgroupfs, ...)";
-    else if (mount_namespace_ && !on_jail_mount(pid, object.get()))
+  if (on_kernel_filesystem(object.get())) {
+    out.reason = "a kernel object shared by the whole host (procfs, sysfs, cgroupfs, ...)";
+  } else if (!own) {
+    if (mount_namespace_ && !on_jail_mount(pid, object.get()))
       out.reason = "not on the jail's mounts (a descriptor or link from outside)";
     if (!mount_namespace_ && !in_writable_grant(object.get(), out.path))
       out.reason = "not in a writable path (no mount namespace: the supervisor makes the change)";
-    if (!out.reason.empty()) {
-      out.err = EACCES;
-      out.refused = true;
-      return out;
-    }
+  }
+  if (!out.reason.empty()) {
+    out.err = EACCES;
+    out.refused = true;
+    return out;
   }
   // On the jail's mounts the kernel applies their read-only flags below.
   if (shape.owner) {

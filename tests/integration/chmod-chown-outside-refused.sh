@@ -51,6 +51,9 @@ t("fchmod_pipe", lambda: os.fchmod(os.pipe()[0], 0o600))
 # jail would change it for every /proc on the host.
 t("chmod_proc", lambda: os.chmod("/proc/execdomains", os.stat("/proc/execdomains").st_mode & 0o7777))
 t("chown_proc", lambda: os.chown("/proc/execdomains", -1, os.stat("/proc/execdomains").st_gid))
+# One inode behind every eventfd on the system (the kernel refuses since 2025,
+# with EOPNOTSUPP; the guard refuses first, with EACCES, on older ones too).
+t("fchmod_eventfd", lambda: os.fchmod(os.eventfd(0), 0o600))
 PY
 chown "$TEST_UID:$TEST_GID" "$WS/modes.py"
 
@@ -76,7 +79,7 @@ for journal in on off; do
   capture jail "${jargs[@]}" -- /usr/bin/python3 "$WS/modes.py" "$RO/owned"
   check_capture "journal $journal: the jailed script ran" rc_is 0
   for c in chmod_outside chmod_through_link fchmod_read_fd chgrp_outside fchown_read_fd \
-    chmod_proc chown_proc; do
+    chmod_proc chown_proc fchmod_eventfd; do
     check_capture "journal $journal: $c is refused" out_matches "^ERR:$c:"
   done
   [ "$xattr_controlled" = 1 ] &&
