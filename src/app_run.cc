@@ -22,6 +22,7 @@
 #include "seccomp/groups.h"
 #include "supervise/metadata_guard.h"
 #include "supervise/notify.h"
+#include "supervise/signal_guard.h"
 #include "sys/read_file.h"
 
 namespace aj {
@@ -252,6 +253,8 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   st.trace = journal_on && (o.trace || (j.trace && j.trace->value));
   if (st.trace) layer_options.notify_syscalls = traced_open_syscalls();
   for (int nr : MetadataGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
+  if (signals_unconfined(plan))
+    for (int nr : SignalGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
   layer_options.create_cgroup = !o.dry_run;
   st.layer_options = layer_options;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
@@ -354,6 +357,8 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   NotifyHandler notify(layers.seccomp, sink);
   const MetadataGuard metadata_guard(plan.user_namespace, writable_grants(plan.landlock), plan.uid);
   notify.set_metadata_guard(&metadata_guard);
+  SignalGuard signal_guard;
+  if (signals_unconfined(plan)) notify.set_signal_guard(&signal_guard);
   if (st.trace)
     notify.set_trace([&plan](const std::string& path, bool write) -> std::string {
       AccessDecision d = check_open(plan, path, write);
@@ -368,6 +373,7 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   lo.sink = sink;
   lo.while_child_builds = [&](pid_t init) -> Result<SeccompHandoff> {
     protect_session_pids(plan, st.layer_options.seccomp, ::getpid(), init, ::getpgrp());
+    signal_guard.set_init(init);
     AJ_TRY(compile_layer_seccomp(layers, policy, st.layer_options));
     if (!start_journal())
       return fail("the journal cannot be written (journal.required): the command was not started");

@@ -355,10 +355,13 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   return result;
 }
 
+bool signals_unconfined(const Plan& plan) {
+  return !plan.user_namespace && (plan.landlock.scoped & landlock::kScopeSignal) == 0;
+}
+
 void protect_session_pids(const Plan& plan, SeccompOptions& options, int supervisor, int init,
                           int supervisor_pgid) {
-  const bool unscoped = (plan.landlock.scoped & landlock::kScopeSignal) == 0;
-  if (plan.user_namespace || !unscoped) return;
+  if (!signals_unconfined(plan)) return;
   options.protected_pids = {supervisor, init};
   if (!plan.own_session) options.protected_pgid = supervisor_pgid;
 }

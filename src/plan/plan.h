@@ -72,6 +72,10 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
 // (kill).
 SeccompOptions builtin_seccomp_options(const Plan& plan);
 
+// No PID namespace and no Landlock signal scoping: nothing in the kernel
+// keeps the command's signals inside the session (supervise/signal_guard.h).
+bool signals_unconfined(const Plan& plan);
+
 // Once the jail's init exists: without a PID namespace or Landlock signal
 // scoping, the supervisor, the init and (when the jail shares it) the
 // supervisor's process group are kept from the command's signals.

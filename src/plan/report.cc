@@ -154,6 +154,11 @@ class Builder {
     if (guards.guard_kill_all)
       add("syscalls", "denied: kill(-1) (no Landlock signal scoping, no PID namespace)",
           {"seccomp"}, "built in");
+    if (signals_unconfined(plan_))
+      add("syscalls",
+          "signals (kill, tkill, tgkill, rt_(tg)sigqueueinfo) only to the session's own "
+          "processes, checked by the supervisor; pidfd_send_signal answers ENOSYS",
+          {"seccomp", "supervisor"}, "built in");
     add("capabilities", "none (all sets and the bounding set empty, no_new_privs)",
         {"capabilities", "no_new_privs"}, "built in");
   }
@@ -238,10 +243,10 @@ class Builder {
           "command line (arguments holding a password show); not their environment, memory "
           "or descriptors (Landlock refuses the ptrace access those need); it cannot change "
           "their limits, priorities or CPUs (seccomp lets prlimit, setpriority, ioprio_set and "
-          "sched_set* name only the caller). It cannot signal them where Landlock scopes "
-          "signals (ABI 6 or later); below that it can signal any process of yours by pid "
-          "(root's: any process), all but the supervisor and the jail's init, which seccomp "
-          "keeps out of reach, and kill(-1), which it refuses. System V and POSIX "
+          "sched_set* name only the caller). It cannot signal them: Landlock scopes signals "
+          "(ABI 6 or later), or below that the supervisor lets kill, tkill, tgkill and "
+          "rt_(tg)sigqueueinfo through only to the session's own processes (a target that "
+          "dies and whose pid is reused in between is the one gap). System V and POSIX "
           "message-queue IPC is refused (it would be the host's).");
     if (!plan_.user_namespace)
       a.push_back(

@@ -207,6 +207,17 @@ bool NotifyHandler::handle_one() {
     resp->flags = 0;
   } else if (metadata_guard_ && MetadataGuard::handles(data.nr)) {
     metadata_call(pid, data.nr, data.args, resp);
+  } else if (signal_guard_ && SignalGuard::handles(data.nr)) {
+    // The target is an integer the kernel reads again as it is: a check,
+    // then CONTINUE, uses what was checked.
+    const int err = signal_guard_->check(data.nr, data.args);
+    resp->flags = err == 0 ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
+    resp->error = -err;
+    if (err != 0 && sink_) {
+      const std::string name = seccomp_syscall_name(data.nr);
+      sink_->syscall_denied(pid, name,
+                            describe_syscall_args(name, data.args) + " (outside the session)", err);
+    }
   } else if (is_exec) {
     Remote mem(pid);
     bool at = data.nr == SYS_execveat;

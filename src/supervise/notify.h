@@ -18,6 +18,7 @@
 #include "seccomp/filter.h"
 #include "supervise/events.h"
 #include "supervise/metadata_guard.h"
+#include "supervise/signal_guard.h"
 
 namespace aj {
 
@@ -31,6 +32,9 @@ class NotifyHandler {
   void set_trace(TraceCheck check) { trace_ = std::move(check); }
   // Without a mount namespace: chmod-family calls are performed by `guard`.
   void set_metadata_guard(const MetadataGuard* guard) { metadata_guard_ = guard; }
+  // Without a PID namespace or Landlock signal scoping: signal calls are let
+  // through only when `guard` finds their target in the session.
+  void set_signal_guard(const SignalGuard* guard) { signal_guard_ = guard; }
 
   // Takes the listener received from the child.
   void attach(UniqueFd listener);
@@ -50,6 +54,7 @@ class NotifyHandler {
   std::uint64_t handled_ = 0;
   TraceCheck trace_;
   const MetadataGuard* metadata_guard_ = nullptr;
+  const SignalGuard* signal_guard_ = nullptr;
 
   // Fills the answer to a call whose path or argv ("what", at addr) the
   // supervisor cannot read whole (EFAULT) and records the refusal.

@@ -1,11 +1,14 @@
 #!/bin/bash
 # The command cannot end its own session unrecorded by killing the jail's
-# init or the supervisor. With a PID namespace neither is reachable; without
+# init or the supervisor, nor signal the user's other processes, while it
+# still signals its own. With a PID namespace neither is reachable; without
 # one, on a kernel whose Landlock cannot scope signals (ABI < 6, here forced
 # with --landlock-abi 5), seccomp refuses kill, tkill, tgkill,
 # rt_sigqueueinfo and pidfd_open naming either (and kill of the supervisor's
 # process group), and answers pidfd_send_signal with ENOSYS (an open
-# /proc/<pid> directory is a pidfd no filter can read a pid from). The journal then ends with session.end and nothing the
+# /proc/<pid> directory is a pidfd no filter can read a pid from); and the
+# supervisor lets kill, tkill, tgkill and rt_(tg)sigqueueinfo through only
+# for targets in the session (descendants of the init). The journal then ends with session.end and nothing the
 # command started is left.
 source "$(dirname "$0")/lib.sh"
 aj_setup
@@ -20,8 +23,11 @@ if [ "$AJ_TEST_MODE" = nouserns ]; then
   extra=(--landlock-abi 5)
 fi
 mark=SURVIVOR-$(unique_token)
+start_bg /bin/sleep 300
+victim=$BG_PID
+wait_until 5 grep -qx sleep "/proc/$victim/comm" || die "the host process did not start"
 cat >"$WS/killers.py" <<PY
-import os, signal, sys, ctypes, subprocess
+import os, signal, sys, ctypes, subprocess, threading, time
 sys.path.insert(0, ".probe")
 from tryop import t
 libc = ctypes.CDLL(None, use_errno=True)
@@ -32,6 +38,14 @@ def ok(r):
 # A process that would survive the session if it ended early.
 subprocess.Popen(["/bin/sh", "-c", "sleep 300; echo $mark"], start_new_session=True,
                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+victim = $victim
+t("kill_host_process", lambda: os.kill(victim, signal.SIGTERM))
+t("tgkill_host_process", lambda: ok(libc.syscall(234, victim, victim, signal.SIGTERM)))
+child = subprocess.Popen(["/bin/sleep", "30"])
+t("kill_own_child", lambda: os.kill(child.pid, signal.SIGTERM))
+child.wait()
+t("kill_self", lambda: os.kill(os.getpid(), 0))
+t("tgkill_own_thread", lambda: signal.pthread_kill(threading.get_ident(), 0))
 init = os.getppid()  # the jail's init
 sup = int(open("/proc/%d/stat" % init).read().rsplit(")", 1)[1].split()[1])
 print("INIT_IS_ONE:%s" % (init == 1))
@@ -54,6 +68,13 @@ mkdir -p "$RUN/j" && chown "$TEST_UID:$TEST_GID" "$RUN/j"
 capture jail "${extra[@]}" --journal "$J" -- /usr/bin/python3 killers.py
 check_capture "the probe ran to its end" out_has_line STILL_HERE
 check_capture "the session ended normally (exit 0)" rc_is 0
+for op in kill_host_process tgkill_host_process; do
+  check_capture "inside: $op is refused" out_matches "^ERR:$op:"
+done
+check "host: the other process is alive" kill -0 "$victim"
+for op in kill_own_child kill_self tgkill_own_thread; do
+  check_capture "inside: $op works" out_has_line "OK:$op"
+done
 for op in pidfd_init sigqueue_init tgkill_init kill_init; do
   check_capture "inside: $op does not reach the init" out_matches "^(ERR:$op:|OK:$op$)"
 done

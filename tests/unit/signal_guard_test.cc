@@ -1,0 +1,57 @@
+// The signal guard's session test on a real process tree: a child standing
+// in for the init, and its child; and the decisions for each call.
+#include "supervise/signal_guard.h"
+
+#include <doctest/doctest.h>
+#include <errno.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdint>
+
+namespace aj {
+
+TEST_CASE("signals are let through only to descendants of the init") {
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t init = ::fork();
+  REQUIRE(init >= 0);
+  if (init == 0) {  // the stand-in init: one child, then wait
+    const pid_t member = ::fork();
+    if (member == 0) {
+      ::pause();
+      ::_exit(0);
+    }
+    [[maybe_unused]] auto n = ::write(ready[1], &member, sizeof member);
+    ::pause();
+    ::_exit(0);
+  }
+  pid_t member = 0;
+  REQUIRE(::read(ready[0], &member, sizeof member) == static_cast<ssize_t>(sizeof member));
+  SignalGuard guard;
+  guard.set_init(init);
+  CHECK(guard.in_session(member));
+  CHECK_FALSE(guard.in_session(init));        // the init itself is not a target
+  CHECK_FALSE(guard.in_session(::getpid()));  // the supervisor's side
+  CHECK_FALSE(guard.in_session(1));
+  auto args = [](std::int64_t a0) {
+    static std::uint64_t a[6];
+    a[0] = static_cast<std::uint64_t>(a0);
+    return a;
+  };
+  CHECK(guard.check(SYS_kill, args(member)) == 0);
+  CHECK(guard.check(SYS_kill, args(-member)) == 0);  // its process group
+  CHECK(guard.check(SYS_kill, args(::getpid())) == EPERM);
+  CHECK(guard.check(SYS_kill, args(-1)) == EPERM);
+  CHECK(guard.check(SYS_tgkill, args(member)) == 0);
+  CHECK(guard.check(SYS_rt_sigqueueinfo, args(::getppid())) == EPERM);
+  ::kill(member, SIGKILL);
+  ::kill(init, SIGKILL);
+  ::waitpid(init, nullptr, 0);
+  ::close(ready[0]);
+  ::close(ready[1]);
+}
+
+}  // namespace aj
