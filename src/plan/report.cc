@@ -157,7 +157,8 @@ class Builder {
     if (signals_unconfined(plan_))
       add("syscalls",
           "signals (kill, tkill, tgkill, rt_(tg)sigqueueinfo) only to the session's own "
-          "processes, checked by the supervisor; pidfd_send_signal answers ENOSYS",
+          "processes, checked by the supervisor; pidfd_send_signal answers ENOSYS; fcntl "
+          "F_SETOWN refused",
           {"seccomp", "supervisor"}, "built in");
     add("capabilities", "none (all sets and the bounding set empty, no_new_privs)",
         {"capabilities", "no_new_privs"}, "built in");

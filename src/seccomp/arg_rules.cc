@@ -386,6 +386,12 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
          {"tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open"})
       out.push_back({syscall, EPERM, rules_low32_in(0, pids), rules_low32_outside(0, pids),
                      "the supervisor and the init may not be signalled (no signal scoping)"});
+    // SIGIO and SIGURG go to whatever process or group F_SETOWN named, with
+    // no check but the uid: asynchronous I/O owners are refused there.
+    const std::vector<std::uint32_t> owner_cmds = {F_SETOWN, F_SETOWN_EX};
+    out.push_back({"fcntl", EPERM, rules_low32_in(1, owner_cmds),
+                   rules_low32_outside(1, owner_cmds),
+                   "F_SETOWN refused (signals would reach any process; no signal scoping)"});
     // A pidfd can also be an open /proc/<pid> directory, which names no pid a
     // filter could read: refused whole, as by a kernel before 5.1 (ENOSYS),
     // so that callers (Go's os.Process) fall back to kill.

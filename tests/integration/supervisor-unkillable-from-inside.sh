@@ -8,7 +8,8 @@
 # process group), and answers pidfd_send_signal with ENOSYS (an open
 # /proc/<pid> directory is a pidfd no filter can read a pid from); and the
 # supervisor lets kill, tkill, tgkill and rt_(tg)sigqueueinfo through only
-# for targets in the session (descendants of the init). The journal then ends with session.end and nothing the
+# for targets in the session (descendants of the init); F_SETOWN is refused
+# there (SIGIO would go to any process of the user). The journal then ends with session.end and nothing the
 # command started is left.
 source "$(dirname "$0")/lib.sh"
 aj_setup
@@ -39,6 +40,9 @@ subprocess.Popen(["/bin/sh", "-c", "sleep 300; echo $mark"], start_new_session=T
 victim = $victim
 t("kill_host_process", lambda: os.kill(victim, signal.SIGTERM))
 t("tgkill_host_process", lambda: ok(libc.syscall(234, victim, victim, signal.SIGTERM)))
+import fcntl
+pr, pw = os.pipe()
+t("setown_host_process", lambda: fcntl.fcntl(pr, fcntl.F_SETOWN, victim))
 child = subprocess.Popen(["/bin/sleep", "30"])
 t("kill_own_child", lambda: os.kill(child.pid, signal.SIGTERM))
 child.wait()
@@ -82,6 +86,8 @@ if [ "$AJ_TEST_MODE" = nouserns ]; then
   done
   check_capture "no PID namespace: killing the supervisor is refused" \
     out_has_line "ERR:kill_supervisor:Operation not permitted"
+  check_capture "no PID namespace: F_SETOWN (SIGIO to any process) is refused" \
+    out_has_line "ERR:setown_host_process:Operation not permitted"
   check_capture "no PID namespace: pidfd_send_signal through /proc/<supervisor> is refused" \
     out_has_line "ERR:pidfd_proc_supervisor:Function not implemented"
 else
