@@ -381,6 +381,7 @@ SeccompOptions builtin_seccomp_options(const Plan& plan) {
   // truncation inside the writable paths.
   o.guard_truncate = !plan.user_namespace && plan.landlock.abi < 3;
   o.guard_other_processes = !plan.user_namespace;
+  o.guard_async_signals = signals_unconfined(plan);
   o.no_host_ipc = !plan.user_namespace;
   return o;
 }

@@ -157,8 +157,9 @@ class Builder {
     if (signals_unconfined(plan_))
       add("syscalls",
           "signals (kill, tkill, tgkill, rt_(tg)sigqueueinfo) only to the session's own "
-          "processes, checked by the supervisor; pidfd_send_signal answers ENOSYS; fcntl "
-          "F_SETOWN refused",
+          "processes, checked by the supervisor; pidfd_send_signal answers ENOSYS; "
+          "asynchronous-I/O signals refused (F_SETOWN, F_SETSIG, O_ASYNC, FIOSETOWN, "
+          "SIOCSPGRP, FIOASYNC)",
           {"seccomp", "supervisor"}, "built in");
     add("capabilities", "none (all sets and the bounding set empty, no_new_privs)",
         {"capabilities", "no_new_privs"}, "built in");

@@ -5,6 +5,7 @@
 #include <linux/fs.h>
 #include <linux/fsverity.h>
 #include <linux/netlink.h>
+#include <linux/sockios.h>
 #include <sched.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -140,6 +141,20 @@ ArgFilter own_which_filter(std::string_view syscall, std::uint32_t own_which) {
               "only the calling process may be named (no PID namespace)"};
   for (const ArgRule& r : rules_any_bit(1, kLow32)) f.deny.push_back(r);
   f.complement = rules_and(rules_low32_either(0, own_which, own_which), rules_no_bit(1, kLow32));
+  return f;
+}
+
+// fcntl: no F_SETOWN, F_SETOWN_EX or F_SETSIG, and no F_SETFL with O_ASYNC.
+ArgFilter async_fcntl_filter() {
+  const std::vector<std::uint32_t> owner = {F_SETOWN, F_SETOWN_EX, F_SETSIG};
+  std::vector<std::uint32_t> all = owner;
+  all.push_back(F_SETFL);
+  ArgFilter f{"fcntl", EPERM, rules_low32_in(1, owner), rules_low32_outside(1, all),
+              "asynchronous-I/O signals refused (they would reach any process; no signal "
+              "scoping)"};
+  const auto setfl = rules_low32_in(1, {F_SETFL});
+  for (const ArgRule& r : rules_and(setfl, rules_any_bit(2, O_ASYNC))) f.deny.push_back(r);
+  for (const ArgRule& r : rules_and(setfl, rules_no_bit(2, O_ASYNC))) f.complement.push_back(r);
   return f;
 }
 
@@ -334,8 +349,12 @@ std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits) {
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   std::vector<ArgFilter> out;
-  out.push_back({"ioctl", EPERM, rules_low32_in(1, kDeniedIoctls),
-                 rules_low32_outside(1, kDeniedIoctls),
+  std::vector<std::uint32_t> ioctls = kDeniedIoctls;
+  if (options.guard_async_signals) {
+    for (std::uint32_t req : {FIOSETOWN, SIOCSPGRP, FIOASYNC}) ioctls.push_back(req);
+    out.push_back(async_fcntl_filter());
+  }
+  out.push_back({"ioctl", EPERM, rules_low32_in(1, ioctls), rules_low32_outside(1, ioctls),
                  "TIOCSTI and TIOCLINUX (typing into the terminal), and changing inode flags, "
                  "versions, verity or encryption policies (attributes Landlock does not govern) "
                  "denied"});
@@ -386,12 +405,6 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
          {"tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open"})
       out.push_back({syscall, EPERM, rules_low32_in(0, pids), rules_low32_outside(0, pids),
                      "the supervisor and the init may not be signalled (no signal scoping)"});
-    // SIGIO and SIGURG go to whatever process or group F_SETOWN named, with
-    // no check but the uid: asynchronous I/O owners are refused there.
-    const std::vector<std::uint32_t> owner_cmds = {F_SETOWN, F_SETOWN_EX};
-    out.push_back({"fcntl", EPERM, rules_low32_in(1, owner_cmds),
-                   rules_low32_outside(1, owner_cmds),
-                   "F_SETOWN refused (signals would reach any process; no signal scoping)"});
     // A pidfd can also be an open /proc/<pid> directory, which names no pid a
     // filter could read: refused whole, as by a kernel before 5.1 (ENOSYS),
     // so that callers (Go's os.Process) fall back to kill.

@@ -95,6 +95,12 @@ struct SeccompOptions {
   // rt_tgsigqueueinfo and pidfd_open may not name these pids (nor kill the
   // negated process group).
   std::vector<std::int32_t> protected_pids;
+  // The same condition: signals the kernel sends for the command (SIGIO,
+  // SIGURG, or any F_SETSIG signal, SIGKILL included, to the owner of a
+  // descriptor) pass no gate but the uid. Setting an owner (F_SETOWN,
+  // F_SETOWN_EX, FIOSETOWN, SIOCSPGRP), a signal (F_SETSIG) or O_ASYNC (a
+  // terminal's owner is its foreground group, set implicitly) is refused.
+  bool guard_async_signals = false;
   std::int32_t protected_pgid = 0;  // 0: none
 };
 

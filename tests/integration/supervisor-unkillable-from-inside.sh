@@ -43,6 +43,14 @@ t("tgkill_host_process", lambda: ok(libc.syscall(234, victim, victim, signal.SIG
 import fcntl
 pr, pw = os.pipe()
 t("setown_host_process", lambda: fcntl.fcntl(pr, fcntl.F_SETOWN, victim))
+import socket, struct, termios
+sa, sb = socket.socketpair()
+t("fiosetown_host_process", lambda: fcntl.ioctl(sa, 0x8901, struct.pack("i", victim)))  # FIOSETOWN
+t("siocspgrp_host_process", lambda: fcntl.ioctl(sa, 0x8902, struct.pack("i", victim)))  # SIOCSPGRP
+t("setsig_kill", lambda: fcntl.fcntl(sa, 10, signal.SIGKILL))  # F_SETSIG
+t("set_o_async", lambda: fcntl.fcntl(sa, fcntl.F_SETFL, os.O_ASYNC))
+t("fioasync", lambda: fcntl.ioctl(sa, termios.FIOASYNC, struct.pack("i", 1)))
+t("set_o_nonblock", lambda: fcntl.fcntl(sa, fcntl.F_SETFL, os.O_NONBLOCK))
 child = subprocess.Popen(["/bin/sleep", "30"])
 t("kill_own_child", lambda: os.kill(child.pid, signal.SIGTERM))
 child.wait()
@@ -74,7 +82,7 @@ for op in kill_host_process tgkill_host_process; do
   check_capture "inside: $op is refused" out_matches "^ERR:$op:"
 done
 check "host: the other process is alive" kill -0 "$victim"
-for op in kill_own_child kill_self tgkill_own_thread; do
+for op in kill_own_child kill_self tgkill_own_thread set_o_nonblock; do
   check_capture "inside: $op works" out_has_line "OK:$op"
 done
 for op in pidfd_init sigqueue_init tgkill_init kill_init; do
@@ -86,8 +94,11 @@ if [ "$AJ_TEST_MODE" = nouserns ]; then
   done
   check_capture "no PID namespace: killing the supervisor is refused" \
     out_has_line "ERR:kill_supervisor:Operation not permitted"
-  check_capture "no PID namespace: F_SETOWN (SIGIO to any process) is refused" \
-    out_has_line "ERR:setown_host_process:Operation not permitted"
+  for op in setown_host_process fiosetown_host_process siocspgrp_host_process setsig_kill \
+    set_o_async fioasync; do
+    check_capture "no PID namespace: $op (a kernel-sent signal to any process) is refused" \
+      out_has_line "ERR:$op:Operation not permitted"
+  done
   check_capture "no PID namespace: pidfd_send_signal through /proc/<supervisor> is refused" \
     out_has_line "ERR:pidfd_proc_supervisor:Function not implemented"
 else

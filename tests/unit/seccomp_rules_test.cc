@@ -8,6 +8,7 @@
 #include <linux/fs.h>
 #include <linux/fsverity.h>
 #include <linux/netlink.h>
+#include <linux/sockios.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -69,7 +70,8 @@ std::vector<SeccompOptions> option_sets() {
                          .guard_kill_all = all,
                          .guard_truncate = no_unix && group,
                          .guard_other_processes = no_unix && all,
-                         .no_host_ipc = no_unix && !group});
+                         .no_host_ipc = no_unix && !group,
+                         .guard_async_signals = all});
         }
       }
     }
@@ -137,6 +139,7 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
   const auto trunc = baseline_arg_filters({.guard_truncate = true});
   const auto others = baseline_arg_filters({.guard_other_processes = true});
   const auto ipc = baseline_arg_filters({.no_host_ipc = true});
+  const auto async = baseline_arg_filters({.guard_async_signals = true});
   struct Row {
     const std::vector<ArgFilter>* filters;
     const char* syscall;
@@ -173,6 +176,18 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&others, "ioprio_set", args0(1, 99, 0), true},
       {&others, "ioprio_set", args0(3 /* IOPRIO_WHO_USER */, 0, 0), true},
       {&ipc, "shmget", args0(0x4a41494c, 4096, 0600), true},
+      {&async, "fcntl", args0(3, F_SETOWN, 1), true},
+      {&async, "fcntl", args0(3, F_SETSIG, SIGKILL), true},
+      {&async, "fcntl", args0(3, F_SETFL, O_ASYNC | O_NONBLOCK), true},
+      {&async, "fcntl", args0(3, F_SETFL, O_NONBLOCK), false},
+      {&async, "fcntl", args0(3, F_GETFL), false},
+      {&async, "fcntl", args0(3, F_DUPFD_CLOEXEC, 10), false},
+      {&async, "ioctl", args0(3, FIOASYNC), true},
+      {&async, "ioctl", args0(3, FIOSETOWN), true},
+      {&async, "ioctl", args0(3, SIOCSPGRP), true},
+      {&async, "ioctl", args0(3, TIOCSTI), true},
+      {&async, "ioctl", args0(3, TCGETS), false},
+      {&normal, "ioctl", args0(3, FIOASYNC), false},
       {&ipc, "semget", args0(0), true},
       {&ipc, "mq_open", args0(0), true},
       {&normal, "ioctl", args0(0, TIOCSTI | high), true},  // high bits must not slip past
