@@ -24,9 +24,24 @@ constexpr const char* kRedirectWhy =
     "from it";
 constexpr const char* kHooksPathWhy =
     "the repository's core.hooksPath: git on the host runs the hooks there";
+constexpr const char* kIncludeWhy =
+    "a config file git includes for this repository: commands in it run on the host";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
+
+// The config files git reads for the repository at git_dir, lowest
+// priority first, each with the directory its relative includes start from.
+std::vector<std::pair<std::string, std::string>> config_files(const std::string& git_dir,
+                                                              const std::string& home) {
+  std::vector<std::pair<std::string, std::string>> out = {{"/etc/gitconfig", "/etc"}};
+  if (!home.empty()) {
+    out.push_back({home + "/.config/git/config", home + "/.config/git"});
+    out.push_back({home + "/.gitconfig", home});
+  }
+  out.push_back({git_dir + "/config", git_dir});
+  return out;
+}
 
 // The git directories of the submodules under git_dir/modules.
 std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir) {
@@ -118,31 +133,67 @@ std::string lower(std::string s) {
 
 }  // namespace
 
-std::string git_config_core(const std::string& config, const std::string& key) {
-  std::string section, value;
+namespace {
+
+// A value as git reads it: quotes removed, a comment (# or ; outside quotes)
+// cut, backslash escapes inside quotes taken literally.
+std::string config_value(const std::string& raw) {
+  std::string out;
+  bool quoted = false;
+  for (std::size_t i = 0; i < raw.size(); ++i) {
+    const char c = raw[i];
+    if (c == '"') {
+      quoted = !quoted;
+    } else if (!quoted && (c == '#' || c == ';')) {
+      break;
+    } else if (c == '\\' && i + 1 < raw.size()) {
+      out += raw[++i];
+    } else {
+      out += c;
+    }
+  }
+  return trim(out);
+}
+
+}  // namespace
+
+std::vector<GitConfigEntry> git_config_entries(const std::string& config) {
+  std::vector<GitConfigEntry> out;
+  std::string section;
   std::size_t start = 0;
   while (start < config.size()) {
     std::size_t end = config.find('\n', start);
     if (end == std::string::npos) end = config.size();
-    const std::string line = trim(config.substr(start, end - start));
+    std::string line = trim(config.substr(start, end - start));
     start = end + 1;
     if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     if (line[0] == '[') {
-      section = lower(trim(line.substr(1, line.find(']') - 1)));
-      continue;
+      const auto close = line.find(']');
+      if (close == std::string::npos) continue;
+      std::string name = trim(line.substr(1, close - 1));
+      const auto space = name.find_first_of(" \t");
+      // [section "subsection"]: the name is case-insensitive, the subsection not.
+      section = lower(name.substr(0, space));
+      line = trim(line.substr(close + 1));  // "[core] hooksPath = x" on one line
+      if (line.empty() || line[0] == '#' || line[0] == ';') continue;
     }
     const auto eq = line.find('=');
-    if (section != "core" || eq == std::string::npos) continue;
-    if (lower(trim(line.substr(0, eq))) != key) continue;
-    value = trim(line.substr(eq + 1));
-    if (value.size() >= 2 && value.front() == '"' && value.back() == '"')
-      value = value.substr(1, value.size() - 2);
+    const std::string key = lower(trim(line.substr(0, eq)));
+    out.push_back(
+        {section, key, eq == std::string::npos ? "true" : config_value(line.substr(eq + 1))});
   }
+  return out;
+}
+
+std::string git_config_core(const std::string& config, const std::string& key) {
+  std::string value;
+  for (const auto& e : git_config_entries(config))
+    if (e.section == "core" && e.key == key) value = e.value;  // the last one wins
   return value;
 }
 
 GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
-                                   const std::string& workspace) {
+                                   const std::string& workspace, const std::string& home) {
   // Each .git whose hooks or config the profile keeps read-only: which of
   // the two, and the profile line that asks.
   std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> kept;
@@ -155,19 +206,33 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
   Protector protect(disk, workspace);
   for (const auto& [git_dir, leaves] : kept) {
     const SourceLoc& where = leaves.front().second;
-    // core.hooksPath in the (read-only) config: hooks kept in the working
-    // tree instead (Husky's .husky/_, which git ignores, so a planted hook
-    // would not even show in `git status`). Relative to the top of the
-    // working tree.
-    const auto top_config = disk.read_text(git_dir + "/config", 64 * 1024);
-    const std::string hooks_path = top_config ? git_config_core(*top_config, "hookspath") : "";
-    if (!hooks_path.empty() && hooks_path[0] != '~') {
-      const std::string top = git_dir.substr(0, git_dir.size() - 5);  // without "/.git"
-      const std::string hooks =
-          normalize_path(hooks_path[0] == '/' ? hooks_path : top + "/" + hooks_path);
-      if (path_is_within(hooks, workspace) && hooks != workspace)
-        protect.keep_or_watch(hooks, where, kHooksPathWhy);
+    // What the repository's config and the user's make git run from the
+    // working tree: core.hooksPath (Husky's .husky/_, which git ignores, so
+    // a planted hook would not even show in `git status`; relative to the
+    // top of the working tree), and config files included from there
+    // (include.path, includeIf; relative to the including file).
+    const std::string top = git_dir.substr(0, git_dir.size() - 5);  // without "/.git"
+    auto in_workspace = [&](const std::string& raw, const std::string& base) -> std::string {
+      if (raw.empty()) return {};
+      std::string p = raw;
+      if (p.rfind("~/", 0) == 0) p = home + p.substr(1);
+      if (p[0] != '/') p = base + "/" + p;
+      p = normalize_path(p);
+      return path_is_within(p, workspace) && p != workspace ? p : std::string();
+    };
+    std::string hooks_path;
+    for (const auto& [file, dir] : config_files(git_dir, home)) {
+      const auto text = disk.read_text(file, 256 * 1024);
+      if (!text) continue;
+      for (const auto& e : git_config_entries(*text)) {
+        if (e.section == "core" && e.key == "hookspath") hooks_path = e.value;
+        if ((e.section == "include" || e.section == "includeif") && e.key == "path")
+          if (auto p = in_workspace(e.value, dir); !p.empty())
+            protect.keep_or_watch(p, where, kIncludeWhy);
+      }
     }
+    if (auto hooks = in_workspace(hooks_path, top); !hooks.empty())
+      protect.keep_or_watch(hooks, where, kHooksPathWhy);
     // A .git file (the workspace is a linked worktree or a submodule
     // checkout): rewritten, it would name another git directory.
     if (disk.kind(git_dir) == FileKind::kFile) {

@@ -26,10 +26,20 @@ struct GitProtection {
 // read_only: the request's read-only paths (expanded); those ending in
 // /.git/hooks or /.git/config name the repositories to protect. At most
 // kMaxGitDirs git directories are looked at per repository.
+// home: the user's, for their git config (~/.gitconfig) and for ~ in paths.
 GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
-                                   const std::string& workspace);
+                                   const std::string& workspace, const std::string& home);
 
 inline constexpr std::size_t kMaxGitDirs = 512;
+
+struct GitConfigEntry {
+  std::string section;  // lower case, without a subsection ("includeif")
+  std::string key;      // lower case
+  std::string value;    // unquoted, comment cut
+};
+
+// Every key = value of a git config file's text, in order.
+std::vector<GitConfigEntry> git_config_entries(const std::string& config);
 
 // core.<key> from the text of a git config file ("" when not set); key in
 // lower case ("worktree", "hookspath").

@@ -260,7 +260,8 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   FilesystemRequest req;
   req.read_only = expand_list(fs.read_only, vars, errors);
   GitProtection git;
-  if (!plan.workspace.empty()) git = protect_git_metadata(req.read_only, disk, plan.workspace);
+  if (!plan.workspace.empty())
+    git = protect_git_metadata(req.read_only, disk, plan.workspace, facts.home);
   req.read_only.insert(req.read_only.end(), git.read_only.begin(), git.read_only.end());
   req.read_write = expand_list(fs.read_write, vars, errors);
   req.read_write.insert(req.read_write.end(), git.pinned.begin(), git.pinned.end());

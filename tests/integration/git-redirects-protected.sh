@@ -109,6 +109,20 @@ fi
 rm -rf "$WS/.husky"
 g -C "$WS" config --unset core.hooksPath
 
+# 5. A config file the repository includes from the working tree.
+mkfile_as_user "$WS/.gitconfig" "[user]"
+g -C "$WS" config include.path ../.gitconfig || die "git config failed"
+capture jail -- sh -c "sh -c '$try_write' sh include '.gitconfig' '[core] fsmonitor = evil'"
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  check_capture "no mount namespace: a change to an included config file is reported" \
+    err_matches "changed '$WS/\.gitconfig'"
+else
+  check_capture "an included config file cannot be changed" out_has_line DENIED:include
+  check "host: the included config file is unchanged" [ "$(cat "$WS/.gitconfig")" = "[user]" ]
+fi
+g -C "$WS" config --unset include.path
+rm -f "$WS/.gitconfig"
+
 # Ordinary work reports nothing: a commit in the main repository and in the
 # submodule.
 capture jail -- sh -c 'git -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m in &&

@@ -486,6 +486,31 @@ TEST_CASE("a core.hooksPath in the working tree is read-only, or watched") {
   REQUIRE(missing.plan);
   auto wl = watched(*missing.plan);
   CHECK(index_of(wl, w + "/.husky/_") < wl.size());
+  // As git reads it: a comment after the value, the key on the section's line.
+  for (const char* text :
+       {"[core]\n\thooksPath = .husky/_ # husky\n", "[core] hooksPath = .husky/_\n",
+        "[core]\n\thooksPath = \".husky/_\" ; quoted\n"}) {
+    CAPTURE(text);
+    d.texts[g + "/config"] = text;
+    auto wl2 = watched(*plan_with(policy(), d).plan);
+    CHECK(index_of(wl2, w + "/.husky/_") < wl2.size());
+  }
+  // From the user's own config too (relative: to the repository's top).
+  d.texts.erase(g + "/config");
+  d.texts["/home/u/.gitconfig"] = "[core]\n\thooksPath = .githooks\n";
+  auto wg = watched(*plan_with(policy(), d).plan);
+  CHECK(index_of(wg, w + "/.githooks") < wg.size());
+  d.texts.erase("/home/u/.gitconfig");
+  // A config file included from the working tree.
+  d.texts[g + "/config"] =
+      "[include]\n\tpath = ../.gitconfig\n[includeIf \"gitdir:~/\"]\n path = ~/proj/x.inc\n";
+  d.kinds[w + "/.gitconfig"] = FileKind::kFile;
+  PlanResult inc = plan_with(policy(), d);
+  REQUIRE(inc.plan);
+  CHECK(index_of(describe(*inc.plan), "ro-bind '" + w + "/.gitconfig'") <
+        describe(*inc.plan).size());
+  auto wi = watched(*inc.plan);
+  CHECK(index_of(wi, w + "/x.inc") < wi.size());
   d.texts[g + "/config"] = "[core]\n\thooksPath = /etc/githooks\n";  // outside: not ours
   PlanResult outside = plan_with(policy(), d);
   REQUIRE(outside.plan);
