@@ -1,6 +1,7 @@
 // `agentjail run`: prepare, refuse what cannot be enforced, launch.
 #include <fmt/format.h>
 #include <signal.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -310,6 +311,29 @@ void hint_host_command(const Plan& plan, const ChildReport& failure) {
   }
 }
 
+// The terminal's foreground process group when the session starts, given
+// back when it ends: the command (sharing the terminal) may have moved it to
+// another group of the caller's session, where the next ^C would land.
+class TerminalForeground {
+ public:
+  TerminalForeground() : group_(::isatty(STDIN_FILENO) ? ::tcgetpgrp(STDIN_FILENO) : -1) {}
+  void restore() const {
+    if (group_ <= 0 || ::tcgetpgrp(STDIN_FILENO) == group_) return;
+    // tcsetpgrp from a background group raises SIGTTOU: ignored meanwhile.
+    struct sigaction ignore = {}, old = {};
+    ignore.sa_handler = SIG_IGN;
+    ::sigaction(SIGTTOU, &ignore, &old);
+    if (::tcsetpgrp(STDIN_FILENO, group_) == 0)
+      log::warn(
+          "the command had moved the terminal's foreground to another process group; "
+          "given back");
+    ::sigaction(SIGTTOU, &old, nullptr);
+  }
+
+ private:
+  pid_t group_;
+};
+
 // One launch: journal, private directories, supervision, clean-up. Every
 // path out ends the journal it started and removes what it created.
 // *userns_refused gets the errno when the kernel refused the user namespace.
@@ -389,7 +413,9 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
     end_journal(out.exit_code, out.signal, out.timed_out);
     ended = true;
   };
+  const TerminalForeground foreground;
   auto outcome = launch(plan, lo);
+  foreground.restore();
 
   finish_cgroup(layers, sink, ended);
   if (!plan.user_namespace) remove_private_dir(plan.private_dir);

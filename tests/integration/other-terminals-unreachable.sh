@@ -32,4 +32,29 @@ check_capture "the jailed probe ran (exit 0)" rc_is 0
 check_capture "inside: the other terminal cannot be opened" out_matches "^ERR:open_other:"
 check_capture "inside: /dev/console cannot be opened (no terminal here)" out_matches "^ERR:open_console:"
 
+# Sharing the caller's terminal, the command may move its foreground to
+# another process group of the caller's session (without user namespaces),
+# where the user's next ^C would land: the supervisor gives it back.
+if command -v script >/dev/null; then
+  cat >"$WS/fg.py" <<'PY'
+import os, sys
+try:
+    os.tcsetpgrp(0, int(sys.argv[1]))
+except OSError as e:
+    print("MOVE:" + os.strerror(e.errno))
+PY
+  chown "$TEST_UID:$TEST_GID" "$WS/fg.py"
+  jail_argv -- /usr/bin/python3 fg.py
+  inner='python3 -c "import os,time; os.setpgid(0,0); time.sleep(20)" & v=$!; sleep 0.3
+before=$(ps -o tpgid= -p $$ | tr -d " "); "$@" $v >/dev/null 2>&1
+after=$(ps -o tpgid= -p $$ | tr -d " "); kill $v; echo "FG:$before:$after"'
+  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '')
+  fg=$(printf '%s
+' "$OUT" | sed -n 's/^FG://p' | head -n1)
+  OUT="terminal foreground before:after the session = $fg"
+  check_capture "the terminal's foreground is the caller's again after the session"     sh -c '[ -n "${1%%:*}" ] && [ "${1%%:*}" = "${1#*:}" ]' sh "$fg"
+else
+  note "script(1) is not installed: the terminal foreground check is not run"
+fi
+
 finish
