@@ -1,4 +1,5 @@
 // `agentjail run`: prepare, refuse what cannot be enforced, launch.
+#include <fcntl.h>
 #include <fmt/format.h>
 #include <signal.h>
 #include <termios.h>
@@ -311,27 +312,42 @@ void hint_host_command(const Plan& plan, const ChildReport& failure) {
   }
 }
 
-// The terminal's foreground process group when the session starts, given
-// back when it ends: the command (sharing the terminal) may have moved it to
-// another group of the caller's session, where the next ^C would land.
-class TerminalForeground {
+// What the command shares with the caller through descriptors 0-2 and may
+// leave changed, given back when the session ends: the status flags of the
+// open files (O_NONBLOCK, O_APPEND: the caller's next read would get EAGAIN),
+// and of the terminal its settings (echo off, raw mode) and its foreground
+// process group (moved, without user namespaces, to another group of the
+// caller's session, where the next ^C would land).
+class CallerStdio {
  public:
-  TerminalForeground() : group_(::isatty(STDIN_FILENO) ? ::tcgetpgrp(STDIN_FILENO) : -1) {}
+  CallerStdio() {
+    for (int fd = 0; fd < 3; ++fd) flags_[fd] = ::fcntl(fd, F_GETFL);
+    if (::isatty(STDIN_FILENO)) {
+      group_ = ::tcgetpgrp(STDIN_FILENO);
+      have_termios_ = ::tcgetattr(STDIN_FILENO, &termios_) == 0;
+    }
+  }
   void restore() const {
-    if (group_ <= 0 || ::tcgetpgrp(STDIN_FILENO) == group_) return;
-    // tcsetpgrp from a background group raises SIGTTOU: ignored meanwhile.
+    for (int fd = 0; fd < 3; ++fd)
+      if (flags_[fd] >= 0 && ::fcntl(fd, F_GETFL) != flags_[fd]) ::fcntl(fd, F_SETFL, flags_[fd]);
+    if (group_ <= 0 && !have_termios_) return;
+    // Changing a terminal from a background group raises SIGTTOU: ignored.
     struct sigaction ignore = {}, old = {};
     ignore.sa_handler = SIG_IGN;
     ::sigaction(SIGTTOU, &ignore, &old);
-    if (::tcsetpgrp(STDIN_FILENO, group_) == 0)
+    if (have_termios_) ::tcsetattr(STDIN_FILENO, TCSANOW, &termios_);
+    if (group_ > 0 && ::tcgetpgrp(STDIN_FILENO) != group_ && ::tcsetpgrp(STDIN_FILENO, group_) == 0)
       log::warn(
-          "the command had moved the terminal's foreground to another process group; "
-          "given back");
+          "the command had moved the terminal's foreground to another process group; given "
+          "back");
     ::sigaction(SIGTTOU, &old, nullptr);
   }
 
  private:
-  pid_t group_;
+  int flags_[3] = {-1, -1, -1};
+  pid_t group_ = -1;
+  bool have_termios_ = false;
+  struct termios termios_ = {};
 };
 
 // One launch: journal, private directories, supervision, clean-up. Every
@@ -413,9 +429,9 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
     end_journal(out.exit_code, out.signal, out.timed_out);
     ended = true;
   };
-  const TerminalForeground foreground;
+  const CallerStdio stdio;
   auto outcome = launch(plan, lo);
-  foreground.restore();
+  stdio.restore();
 
   finish_cgroup(layers, sink, ended);
   if (!plan.user_namespace) remove_private_dir(plan.private_dir);

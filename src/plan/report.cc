@@ -220,7 +220,9 @@ class Builder {
         "workspace outside the jail, and do not run it there while the command runs.");
     a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
-        "(TIOCSTI, TIOCLINUX) is blocked by seccomp.");
+        "(TIOCSTI, TIOCLINUX) and changing its line discipline (TIOCSETD) are blocked by "
+        "seccomp, and its settings, foreground group and the status flags of what you "
+        "hand it on descriptors 0-2 are given back when the session ends.");
     if (plan_.uid == 0)
       a.push_back(
           "Invoked by root, the command owns what root owns: root-only files under the "

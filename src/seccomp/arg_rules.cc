@@ -44,7 +44,9 @@ constexpr std::uint64_t kModeUsingOpenFlags = O_CREAT | kKernelTmpfileBit;
 constexpr std::string_view kNoSetIdWhy = "no set-user-ID or set-group-ID bits on files";
 constexpr std::string_view kNoXattrWhy = "extended attributes cannot be changed";
 
-// ioctl requests refused everywhere: typing into the terminal; and changes
+// ioctl requests refused everywhere: typing into the terminal, changing
+// its line discipline (kernel code of the command's choosing, left on the
+// caller's terminal) or locking it against opens; and changes
 // to a file's attributes that neither Landlock nor the metadata guard
 // governs, which the command could make on its inherited descriptors (a file
 // its output is redirected to) or, without a user namespace, on any file of
@@ -52,6 +54,8 @@ constexpr std::string_view kNoXattrWhy = "extended attributes cannot be changed"
 // makes a file read-only for good, an encryption policy).
 const std::vector<std::uint32_t> kDeniedIoctls = {TIOCSTI,
                                                   TIOCLINUX,
+                                                  TIOCSETD,  // the terminal's line discipline
+                                                  TIOCEXCL,  // no more opens of it
                                                   FS_IOC_SETFLAGS,
                                                   FS_IOC32_SETFLAGS,
                                                   FS_IOC_FSSETXATTR,

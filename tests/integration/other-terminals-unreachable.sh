@@ -48,13 +48,52 @@ PY
   inner='python3 -c "import os,time; os.setpgid(0,0); time.sleep(20)" & v=$!; sleep 0.3
 before=$(ps -o tpgid= -p $$ | tr -d " "); "$@" $v >/dev/null 2>&1
 after=$(ps -o tpgid= -p $$ | tr -d " "); kill $v; echo "FG:$before:$after"'
-  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '')
-  fg=$(printf '%s
-' "$OUT" | sed -n 's/^FG://p' | head -n1)
+  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r')
+  fg=$(printf '%s\n' "$OUT" | sed -n 's/^FG://p' | head -n1)
   OUT="terminal foreground before:after the session = $fg"
-  check_capture "the terminal's foreground is the caller's again after the session"     sh -c '[ -n "${1%%:*}" ] && [ "${1%%:*}" = "${1#*:}" ]' sh "$fg"
+  check_capture "the terminal's foreground is the caller's again after the session" \
+    sh -c '[ -n "${1%%:*}" ] && [ "${1%%:*}" = "${1#*:}" ]' sh "$fg"
+  # Nor may it leave the caller's terminal changed: its line discipline
+  # (TIOCSETD is refused) or its settings (echo off: given back).
+  cat >"$WS/tty.py" <<'PY'
+import fcntl, os, struct, termios
+try:
+    fcntl.ioctl(0, termios.TIOCSETD, struct.pack("i", 27))  # N_NULL
+    print("SETD:DONE")
+except OSError as e:
+    print("SETD:" + os.strerror(e.errno))
+a = termios.tcgetattr(0)
+a[3] &= ~termios.ECHO
+termios.tcsetattr(0, termios.TCSANOW, a)
+PY
+  chown "$TEST_UID:$TEST_GID" "$WS/tty.py"
+  jail_argv -- /usr/bin/python3 tty.py
+  inner='"$@"; stty -a | tr " " "\n" | grep -x -- "-\{0,1\}echo" | sed "s/^/ECHO:/"'
+  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r')
+  check_capture "inside: the terminal's line discipline cannot be changed" \
+    out_has_line "SETD:Operation not permitted"
+  check_capture "after the session: the terminal echoes again" out_has_line "ECHO:echo"
 else
   note "script(1) is not installed: the terminal foreground check is not run"
 fi
+
+# The status flags of the files the caller hands over (stdout to a file,
+# stdin from a pipe) are the caller's too: O_NONBLOCK or O_APPEND set inside
+# are taken back when the session ends.
+cat >"$RUN/flags.py" <<'PY'
+import fcntl, os, subprocess, sys
+out = open(sys.argv[1], "w")
+r, w = os.pipe()
+before = (fcntl.fcntl(out, fcntl.F_GETFL), fcntl.fcntl(r, fcntl.F_GETFL))
+subprocess.run(sys.argv[2:] + ["/usr/bin/python3", "-c",
+    "import fcntl, os\nfor fd in (0, 1): fcntl.fcntl(fd, fcntl.F_SETFL, os.O_NONBLOCK | os.O_APPEND)"],
+    stdin=r, stdout=out)
+after = (fcntl.fcntl(out, fcntl.F_GETFL), fcntl.fcntl(r, fcntl.F_GETFL))
+print("FLAGS:%s" % ("kept" if before == after else "changed %s -> %s" % (before, after)))
+PY
+jail_argv --journal off --
+capture as_user /usr/bin/python3 "$RUN/flags.py" "$RUN/out.txt" "${JAIL_ARGV[@]}"
+check_capture "after the session: stdin's and stdout's status flags are the caller's again" \
+  out_has_line FLAGS:kept
 
 finish
