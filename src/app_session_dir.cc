@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "sys/dir_entries.h"
 #include "sys/make_dirs.h"
 
 namespace aj {
@@ -34,13 +35,8 @@ void remove_contents(int fd, int depth, int root, unsigned* moved) {
     ::close(fd);
     return;
   }
-  std::vector<std::string> names;
-  while (const struct dirent* e = ::readdir(dir)) {
-    const std::string n = e->d_name;
-    if (n != "." && n != "..") names.push_back(n);
-  }
   const int dfd = ::dirfd(dir);
-  for (const auto& n : names) {
+  for (const auto& n : entry_names(dir)) {
     if (::unlinkat(dfd, n.c_str(), 0) == 0 || errno != EISDIR) continue;
     int sub = ::openat(dfd, n.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (sub < 0 && errno == EACCES) {

@@ -52,9 +52,6 @@ GrantKind grant_for(const MountOp& op) {
   }
 }
 
-// Without a mount namespace Landlock is the only wall: grant the host paths
-// the mount plan would have bound, never a tmpfs path (it would be the host's
-// shared /tmp or home), and say which hides cannot be enforced.
 // The read-write bind holding `path` (not the path itself), or nullptr.
 const MountOp* writable_bind_holding(const MountPlan& mounts, const std::string& path) {
   for (const auto& op : mounts.ops)
@@ -64,6 +61,10 @@ const MountOp* writable_bind_holding(const MountPlan& mounts, const std::string&
   return nullptr;
 }
 
+// Without a mount namespace Landlock is the only wall: grant the host paths
+// the mount plan would have bound, never a tmpfs path (it would be the host's
+// shared /tmp or home), and say which hides and read-only paths cannot be
+// enforced.
 void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>& notes) {
   for (const auto& op : plan.mounts.ops) {
     // Landlock grants add up: a read-only path inside a writable one (the
@@ -141,6 +142,29 @@ LandlockPlan plan_landlock(const Policy& policy, const Plan& plan, int abi,
   if (ll.active())
     ll.paths.push_back({"/", landlock::kAccessFsReadDir, false, GrantKind::kRead, {}});
   return ll;
+}
+
+// Writable and not executable: mounted noexec. Where no writable path is
+// executable at all (strict), the private tmpfs directories (/tmp, home,
+// /dev/shm) too, or the loader would run from there what it may not from the
+// workspace; where one is (default: the workspace), /tmp stays as it is:
+// noexec there would only break programs that map code from it.
+void mark_noexec(MountPlan& mounts, const std::vector<PathGrant>& exec) {
+  auto executable = [&exec](const std::string& target) {
+    return std::any_of(exec.begin(), exec.end(), [&target](const PathGrant& e) {
+      return path_is_within(target, e.path) || path_is_within(e.path, target);
+    });
+  };
+  auto writable = [](const MountOp& op) {
+    return op.kind == MountKind::kBindReadWrite ||
+           (op.kind == MountKind::kTmpfs && op.target != "/dev");
+  };
+  const bool writable_exec =
+      std::any_of(mounts.ops.begin(), mounts.ops.end(),
+                  [&](const MountOp& op) { return writable(op) && executable(op.target); });
+  for (auto& op : mounts.ops)
+    if (writable(op))
+      op.noexec = op.kind == MountKind::kBindReadWrite ? !executable(op.target) : !writable_exec;
 }
 
 // See Plan::watched.
@@ -326,25 +350,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     const auto real = disk.real_path(e.path);
     exec.push_back({real.value_or(e.path), GrantKind::kExec, true, e.where, real.has_value()});
   }
-  // Writable and not executable: mounted noexec. Where no writable path is
-  // executable at all (strict), the private tmpfs directories (/tmp, home,
-  // /dev/shm) too, or the loader would run from there what it may not from
-  // the workspace; where one is (default: the workspace), /tmp stays as it
-  // is: noexec there would only break programs that map code from it.
-  auto executable = [&exec](const std::string& target) {
-    return std::any_of(exec.begin(), exec.end(), [&target](const PathGrant& e) {
-      return path_is_within(target, e.path) || path_is_within(e.path, target);
-    });
-  };
-  bool writable_exec = false;
-  for (const auto& op : plan.mounts.ops)
-    if ((op.kind == MountKind::kBindReadWrite || op.kind == MountKind::kTmpfs) &&
-        op.target != "/dev" && executable(op.target))
-      writable_exec = true;
-  for (auto& op : plan.mounts.ops) {
-    if (op.kind == MountKind::kBindReadWrite) op.noexec = !executable(op.target);
-    if (op.kind == MountKind::kTmpfs && op.target != "/dev") op.noexec = !writable_exec;
-  }
+  mark_noexec(plan.mounts, exec);
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
   plan.watched = watched_paths(plan, git.watched);
   plan.rlimits = build_rlimits(policy.limits);
@@ -382,7 +388,7 @@ SeccompOptions builtin_seccomp_options(const Plan& plan) {
   // truncation inside the writable paths.
   o.guard_truncate = !plan.user_namespace && plan.landlock.abi < 3;
   o.guard_other_processes = !plan.user_namespace;
-  o.guard_async_signals = signals_unconfined(plan);
+  o.guard_signals = signals_unconfined(plan);
   o.no_host_ipc = !plan.user_namespace;
   return o;
 }

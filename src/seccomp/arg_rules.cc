@@ -106,14 +106,15 @@ ArgFilter socket_filter(const SeccompOptions& o) {
   return f;
 }
 
-// kill(0) signals the caller's process group, kill(-1) every process the
-// caller may signal. pid is an int: only the low 32 bits count.
+// pids as the filter compares them: an int, only the low 32 bits count.
 std::vector<std::uint32_t> as_low32(const std::vector<std::int32_t>& pids) {
   std::vector<std::uint32_t> out;
   for (std::int32_t p : pids) out.push_back(static_cast<std::uint32_t>(p));
   return out;
 }
 
+// kill(0) signals the caller's process group, kill(-1) every process the
+// caller may signal; and the supervisor's and the init's pids.
 ArgFilter kill_filter(const SeccompOptions& o) {
   std::vector<std::uint32_t> refused = as_low32(o.protected_pids);
   if (o.guard_kill_group) refused.push_back(0);
@@ -140,11 +141,11 @@ ArgFilter own_process_filter(std::string_view syscall, unsigned pid_arg) {
 ArgFilter own_which_filter(std::string_view syscall, std::uint32_t own_which) {
   ArgFilter f{syscall,
               EPERM,
-              rules_low32_neither(0, own_which, own_which),
+              rules_low32_outside(0, {own_which}),
               {},
               "only the calling process may be named (no PID namespace)"};
   for (const ArgRule& r : rules_any_bit(1, kLow32)) f.deny.push_back(r);
-  f.complement = rules_and(rules_low32_either(0, own_which, own_which), rules_no_bit(1, kLow32));
+  f.complement = rules_and(rules_low32_in(0, {own_which}), rules_no_bit(1, kLow32));
   return f;
 }
 
@@ -254,32 +255,6 @@ std::vector<ArgRule> rules_arg_outside(unsigned arg, std::vector<std::uint64_t> 
   return out;
 }
 
-std::vector<ArgRule> rules_low32_either(unsigned arg, std::uint32_t a, std::uint32_t b) {
-  std::vector<ArgRule> out = {{{cmp(arg, ArgOp::kMaskedEq, a, kLow32)}}};
-  if (a != b) out.push_back({{cmp(arg, ArgOp::kMaskedEq, b, kLow32)}});
-  return out;
-}
-
-std::vector<ArgRule> rules_low32_neither(unsigned arg, std::uint32_t a, std::uint32_t b) {
-  std::vector<ArgRule> out;
-  const std::uint32_t differ = a ^ b;
-  for (unsigned i = 0; i < 32; ++i) {
-    const std::uint32_t bi = 1U << i;
-    if ((differ & bi) == 0) {
-      // Bit i differs from a, hence from b too.
-      out.push_back({{cmp(arg, ArgOp::kMaskedEq, ~a & bi, bi)}});
-      continue;
-    }
-    for (unsigned j = 0; j < 32; ++j) {
-      const std::uint32_t bj = 1U << j;
-      if (j == i || (differ & bj) == 0) continue;
-      // Bit i differs from a, bit j differs from b.
-      out.push_back({{cmp(arg, ArgOp::kMaskedEq, (~a & bi) | (~b & bj), bi | bj)}});
-    }
-  }
-  return out;
-}
-
 std::vector<ArgRule> rules_low32_in(unsigned arg, const std::vector<std::uint32_t>& values) {
   std::vector<ArgRule> out;
   for (std::uint32_t v : values) out.push_back({{cmp(arg, ArgOp::kMaskedEq, v, kLow32)}});
@@ -354,9 +329,15 @@ std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits) {
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   std::vector<ArgFilter> out;
   std::vector<std::uint32_t> ioctls = kDeniedIoctls;
-  if (options.guard_async_signals) {
+  if (options.guard_signals) {
     for (std::uint32_t req : {FIOSETOWN, SIOCSPGRP, FIOASYNC}) ioctls.push_back(req);
     out.push_back(async_fcntl_filter());
+    // A pidfd can also be an open /proc/<pid> directory, which names no pid a
+    // filter could read: refused whole, as by a kernel before 5.1 (ENOSYS),
+    // so that callers (Go's os.Process) fall back to kill.
+    out.push_back(refused_filter(
+        "pidfd_send_signal", ENOSYS,
+        "pidfd_send_signal answered with ENOSYS (no signal scoping; callers fall back to kill)"));
   }
   out.push_back({"ioctl", EPERM, rules_low32_in(1, ioctls), rules_low32_outside(1, ioctls),
                  "TIOCSTI and TIOCLINUX (typing into the terminal), and changing inode flags, "
@@ -409,12 +390,6 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
          {"tkill", "tgkill", "rt_sigqueueinfo", "rt_tgsigqueueinfo", "pidfd_open"})
       out.push_back({syscall, EPERM, rules_low32_in(0, pids), rules_low32_outside(0, pids),
                      "the supervisor and the init may not be signalled (no signal scoping)"});
-    // A pidfd can also be an open /proc/<pid> directory, which names no pid a
-    // filter could read: refused whole, as by a kernel before 5.1 (ENOSYS),
-    // so that callers (Go's os.Process) fall back to kill.
-    out.push_back(refused_filter(
-        "pidfd_send_signal", ENOSYS,
-        "pidfd_send_signal answered with ENOSYS (no signal scoping; callers fall back to kill)"));
   }
   return out;
 }

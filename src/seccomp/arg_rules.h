@@ -95,12 +95,14 @@ struct SeccompOptions {
   // rt_tgsigqueueinfo and pidfd_open may not name these pids (nor kill the
   // negated process group).
   std::vector<std::int32_t> protected_pids;
-  // The same condition: signals the kernel sends for the command (SIGIO,
-  // SIGURG, or any F_SETSIG signal, SIGKILL included, to the owner of a
-  // descriptor) pass no gate but the uid. Setting an owner (F_SETOWN,
-  // F_SETOWN_EX, FIOSETOWN, SIOCSPGRP), a signal (F_SETSIG) or O_ASYNC (a
-  // terminal's owner is its foreground group, set implicitly) is refused.
-  bool guard_async_signals = false;
+  // The same condition (no PID namespace, no Landlock signal scoping):
+  // signals the kernel sends for the command (SIGIO, SIGURG, or any F_SETSIG
+  // signal, SIGKILL included, to the owner of a descriptor) pass no gate but
+  // the uid, so setting an owner (F_SETOWN, F_SETOWN_EX, FIOSETOWN,
+  // SIOCSPGRP), a signal (F_SETSIG) or O_ASYNC (a terminal's owner is its
+  // foreground group, set implicitly) is refused; and pidfd_send_signal,
+  // whose target no filter can read, answers ENOSYS.
+  bool guard_signals = false;
   std::int32_t protected_pgid = 0;  // 0: none
 };
 
@@ -115,13 +117,6 @@ std::vector<ArgRule> rules_arg_in(unsigned arg, const std::vector<std::uint64_t>
 // values as aligned power-of-two blocks (one masked comparison each) and one
 // "greater than the largest" rule.
 std::vector<ArgRule> rules_arg_outside(unsigned arg, std::vector<std::uint64_t> allowed);
-// Low 32 bits of arg equal to a or to b (the kernel reads ioctl requests as
-// unsigned int, so the high bits must not matter).
-std::vector<ArgRule> rules_low32_either(unsigned arg, std::uint32_t a, std::uint32_t b);
-// Low 32 bits of arg equal to neither a nor b: a value differs from both when
-// one bit differs from both (a bit where a and b agree) or when one bit differs
-// from a and another from b (two bits where they disagree).
-std::vector<ArgRule> rules_low32_neither(unsigned arg, std::uint32_t a, std::uint32_t b);
 // Low 32 bits of arg equal to one of values (one rule each).
 std::vector<ArgRule> rules_low32_in(unsigned arg, const std::vector<std::uint32_t>& values);
 // Low 32 bits of arg equal to none of values, whatever the high bits: the

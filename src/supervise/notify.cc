@@ -210,7 +210,7 @@ bool NotifyHandler::handle_one() {
   } else if (signal_guard_ && SignalGuard::handles(data.nr)) {
     // The target is an integer the kernel reads again as it is: a check,
     // then CONTINUE, uses what was checked.
-    const int err = signal_guard_->check(data.nr, data.args);
+    const int err = signal_guard_->check(proc_fd_.get(), data.nr, data.args);
     resp->flags = err == 0 ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
     resp->error = -err;
     if (err != 0 && sink_) {

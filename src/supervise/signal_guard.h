@@ -24,12 +24,12 @@ class SignalGuard {
   static bool handles(int nr);
 
   // 0 when call nr (arguments as the kernel got them) may go on, else the
-  // errno to answer with.
-  int check(int nr, const std::uint64_t args[6]) const;
+  // errno to answer with. proc_fd: an open /proc (see process_ids).
+  int check(int proc_fd, int nr, const std::uint64_t args[6]) const;
 
   // Whether pid (a process or a thread) belongs to the session: the init is
   // among its ancestors.
-  bool in_session(pid_t pid) const;
+  bool in_session(int proc_fd, pid_t pid) const;
 
  private:
   pid_t init_ = 0;

@@ -7,6 +7,8 @@
 
 #include <algorithm>
 
+#include "sys/dir_entries.h"
+
 namespace aj {
 namespace {
 
@@ -49,12 +51,8 @@ class Walk {
       ::close(fd);
       return;
     }
-    std::vector<std::string> names;
-    while (const struct dirent* d = ::readdir(dir)) {
-      const std::string n = d->d_name;
-      if (n != "." && n != "..") names.push_back(n);
-    }
-    for (const auto& n : names) visit(::dirfd(dir), n.c_str(), path + "/" + n, depth + 1);
+    for (const auto& n : entry_names(dir))
+      visit(::dirfd(dir), n.c_str(), path + "/" + n, depth + 1);
     ::closedir(dir);
   }
 

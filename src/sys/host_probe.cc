@@ -14,6 +14,7 @@
 #include <cstdlib>
 
 #include "base/unique_fd.h"
+#include "sys/dir_entries.h"
 #include "sys/landlock.h"
 #include "sys/read_file.h"
 
@@ -39,13 +40,9 @@ std::optional<std::string> RealDisk::real_path(const std::string& path) const {
 }
 
 std::vector<std::string> RealDisk::list_dir(const std::string& path) const {
-  std::vector<std::string> out;
   DIR* d = ::opendir(path.c_str());
-  if (d == nullptr) return out;
-  while (const struct dirent* e = ::readdir(d)) {
-    const std::string name = e->d_name;
-    if (name != "." && name != "..") out.push_back(name);
-  }
+  if (d == nullptr) return {};
+  std::vector<std::string> out = entry_names(d);
   ::closedir(d);
   return out;
 }

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -32,24 +33,27 @@ TEST_CASE("signals are let through only to descendants of the init") {
   REQUIRE(::read(ready[0], &member, sizeof member) == static_cast<ssize_t>(sizeof member));
   SignalGuard guard;
   guard.set_init(init);
-  CHECK(guard.in_session(member));
-  CHECK_FALSE(guard.in_session(init));        // the init itself is not a target
-  CHECK_FALSE(guard.in_session(::getpid()));  // the supervisor's side
-  CHECK_FALSE(guard.in_session(1));
+  const int proc = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  REQUIRE(proc >= 0);
+  CHECK(guard.in_session(proc, member));
+  CHECK_FALSE(guard.in_session(proc, init));        // the init itself is not a target
+  CHECK_FALSE(guard.in_session(proc, ::getpid()));  // the supervisor's side
+  CHECK_FALSE(guard.in_session(proc, 1));
   auto args = [](std::int64_t a0) {
     static std::uint64_t a[6];
     a[0] = static_cast<std::uint64_t>(a0);
     return a;
   };
-  CHECK(guard.check(SYS_kill, args(member)) == 0);
-  CHECK(guard.check(SYS_kill, args(-member)) == 0);  // its process group
-  CHECK(guard.check(SYS_kill, args(::getpid())) == EPERM);
-  CHECK(guard.check(SYS_kill, args(-1)) == EPERM);
-  CHECK(guard.check(SYS_tgkill, args(member)) == 0);
-  CHECK(guard.check(SYS_rt_sigqueueinfo, args(::getppid())) == EPERM);
+  CHECK(guard.check(proc, SYS_kill, args(member)) == 0);
+  CHECK(guard.check(proc, SYS_kill, args(-member)) == 0);  // its process group
+  CHECK(guard.check(proc, SYS_kill, args(::getpid())) == EPERM);
+  CHECK(guard.check(proc, SYS_kill, args(-1)) == EPERM);
+  CHECK(guard.check(proc, SYS_tgkill, args(member)) == 0);
+  CHECK(guard.check(proc, SYS_rt_sigqueueinfo, args(::getppid())) == EPERM);
   ::kill(member, SIGKILL);
   ::kill(init, SIGKILL);
   ::waitpid(init, nullptr, 0);
+  ::close(proc);
   ::close(ready[0]);
   ::close(ready[1]);
 }
