@@ -9,6 +9,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
@@ -51,10 +52,15 @@ std::optional<std::string> RealDisk::read_text(const std::string& path, std::siz
   UniqueFd fd(::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC));
   struct stat st;
   if (!fd || ::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  std::string out(max, '\0');
+  // Grow from the size fstat saw rather than zero-filling `max` bytes: the
+  // files read here are small, and start-up pays for every page touched.
+  std::string out;
   std::size_t got = 0;
+  const std::size_t expected = static_cast<std::size_t>(st.st_size > 0 ? st.st_size : 0);
+  out.resize(std::min(max, std::max<std::size_t>(expected + 1, 4096)));
   while (got < max) {
-    ssize_t n = ::read(fd.get(), out.data() + got, max - got);
+    if (got == out.size()) out.resize(std::min(max, out.size() * 2));
+    ssize_t n = ::read(fd.get(), out.data() + got, out.size() - got);
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) break;
     got += static_cast<std::size_t>(n);
