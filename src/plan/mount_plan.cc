@@ -96,6 +96,7 @@ class Planner {
       return;
     }
     auto it = winners_.find(p.path);
+    if (it == winners_.end() && !is_clean_absolute(p.path)) ++unclean_requests_;
     if (it == winners_.end() || it->second.category < c) winners_[p.path] = {p.path, c, p.where};
   }
 
@@ -114,6 +115,17 @@ class Planner {
 
   // The nearest requested ancestor (not the path itself), or nullptr.
   const Request* covering(const std::string& path) const {
+    // Clean paths: look the ancestors up, nearest first, instead of testing
+    // every request (this runs once per request, on every start).
+    if (unclean_requests_ == 0 && is_clean_absolute(path)) {
+      std::string ancestor = path;
+      while (ancestor.size() > 1) {
+        const std::size_t slash = ancestor.rfind('/');
+        ancestor.resize(slash == 0 ? 1 : slash);
+        if (auto it = winners_.find(ancestor); it != winners_.end()) return &it->second;
+      }
+      return nullptr;
+    }
     const Request* best = nullptr;
     for (const auto& [p, r] : winners_) {
       if (p == path || !path_is_within(path, p)) continue;
@@ -193,6 +205,7 @@ class Planner {
   const FilesystemRequest& req_;
   const Disk& disk_;
   std::map<std::string, Request> winners_;
+  std::size_t unclean_requests_ = 0;  // winners_ keys normalize_path would change
   std::vector<std::string> optional_;
   MountPlan plan_;
 };

@@ -108,10 +108,8 @@ std::string normalize_path(std::string_view path) {
   return out;
 }
 
-namespace {
-
-// An absolute path that normalize_path would return unchanged: the planner
-// asks path_is_within thousands of times with such paths, so skip the copies.
+// The planner asks path_is_within thousands of times with such paths, so
+// they skip the copies.
 bool is_clean_absolute(std::string_view s) {
   if (s.empty() || s[0] != '/') return false;
   if (s.size() == 1) return true;
@@ -125,8 +123,6 @@ bool is_clean_absolute(std::string_view s) {
   }
   return true;
 }
-
-}  // namespace
 
 bool path_is_within(std::string_view path, std::string_view dir) {
   if (is_clean_absolute(path) && is_clean_absolute(dir)) {

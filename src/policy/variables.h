@@ -34,6 +34,9 @@ Result<std::string> expand_variables(std::string_view raw, const Variables& vars
 // trailing slash. The empty path becomes ".". Never touches the disk.
 std::string normalize_path(std::string_view path);
 
+// An absolute path that normalize_path would return unchanged.
+bool is_clean_absolute(std::string_view s);
+
 // True when path is dir or lies under it, compared component by component
 // after normalize_path: "/a/b/c" is within "/a/b", "/a/bc" is not.
 bool path_is_within(std::string_view path, std::string_view dir);
