@@ -2,6 +2,7 @@
 
 #include <map>
 
+#include "plan/env_plan.h"
 #include "policy/variables.h"
 
 namespace aj {
@@ -30,15 +31,30 @@ constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
 
-// The config files git reads for the repository at git_dir, lowest
+std::string parent_dir(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos || slash == 0 ? "/" : path.substr(0, slash);
+}
+
+// The config files git may read for the repository at git_dir, lowest
 // priority first, each with the directory its relative includes start from.
+// The host's git runs with the caller's environment, which may move the
+// system and global files ($GIT_CONFIG_SYSTEM, $GIT_CONFIG_GLOBAL,
+// $XDG_CONFIG_HOME): every candidate is read, since reading one more only
+// protects more.
 std::vector<std::pair<std::string, std::string>> config_files(const std::string& git_dir,
-                                                              const std::string& home) {
+                                                              const GitUserEnv& user) {
   std::vector<std::pair<std::string, std::string>> out = {{"/etc/gitconfig", "/etc"}};
-  if (!home.empty()) {
-    out.push_back({home + "/.config/git/config", home + "/.config/git"});
-    out.push_back({home + "/.gitconfig", home});
+  auto add_absolute = [&out](const std::string& file) {
+    if (!file.empty() && file[0] == '/') out.push_back({file, parent_dir(file)});
+  };
+  add_absolute(user.config_system);
+  add_absolute(user.xdg_config_home.empty() ? "" : user.xdg_config_home + "/git/config");
+  if (!user.home.empty()) {
+    out.push_back({user.home + "/.config/git/config", user.home + "/.config/git"});
+    out.push_back({user.home + "/.gitconfig", user.home});
   }
+  add_absolute(user.config_global);
   out.push_back({git_dir + "/config", git_dir});
   return out;
 }
@@ -192,8 +208,13 @@ std::string git_config_core(const std::string& config, const std::string& key) {
   return value;
 }
 
+GitUserEnv git_user_env(const std::string& home, const std::vector<std::string>& environ) {
+  return {home, env_value(environ, "XDG_CONFIG_HOME"), env_value(environ, "GIT_CONFIG_GLOBAL"),
+          env_value(environ, "GIT_CONFIG_SYSTEM")};
+}
+
 GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
-                                   const std::string& workspace, const std::string& home) {
+                                   const std::string& workspace, const GitUserEnv& user) {
   // Each .git whose hooks or config the profile keeps read-only: which of
   // the two, and the profile line that asks.
   std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> kept;
@@ -215,13 +236,13 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     auto in_workspace = [&](const std::string& raw, const std::string& base) -> std::string {
       if (raw.empty()) return {};
       std::string p = raw;
-      if (p.rfind("~/", 0) == 0) p = home + p.substr(1);
+      if (p.rfind("~/", 0) == 0) p = user.home + p.substr(1);
       if (p[0] != '/') p = base + "/" + p;
       p = normalize_path(p);
       return path_is_within(p, workspace) && p != workspace ? p : std::string();
     };
     std::string hooks_path;
-    for (const auto& [file, dir] : config_files(git_dir, home)) {
+    for (const auto& [file, dir] : config_files(git_dir, user)) {
       const auto text = disk.read_text(file, 256 * 1024);
       if (!text) continue;
       for (const auto& e : git_config_entries(*text)) {

@@ -23,12 +23,23 @@ struct GitProtection {
   std::vector<WatchedPath> watched;  // to report changes of (Plan::watched)
 };
 
+// Where the host's git finds the user's config: home (~/.gitconfig,
+// ~/.config/git/config, and ~ in paths) and the caller's $XDG_CONFIG_HOME,
+// $GIT_CONFIG_GLOBAL and $GIT_CONFIG_SYSTEM (empty when unset).
+struct GitUserEnv {
+  std::string home;
+  std::string xdg_config_home;
+  std::string config_global;
+  std::string config_system;
+};
+
+GitUserEnv git_user_env(const std::string& home, const std::vector<std::string>& environ);
+
 // read_only: the request's read-only paths (expanded); those ending in
 // /.git/hooks or /.git/config name the repositories to protect. At most
 // kMaxGitDirs git directories are looked at per repository.
-// home: the user's, for their git config (~/.gitconfig) and for ~ in paths.
 GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
-                                   const std::string& workspace, const std::string& home);
+                                   const std::string& workspace, const GitUserEnv& user);
 
 inline constexpr std::size_t kMaxGitDirs = 512;
 

@@ -285,7 +285,8 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   req.read_only = expand_list(fs.read_only, vars, errors);
   GitProtection git;
   if (!plan.workspace.empty())
-    git = protect_git_metadata(req.read_only, disk, plan.workspace, facts.home);
+    git = protect_git_metadata(req.read_only, disk, plan.workspace,
+                               git_user_env(facts.home, facts.environ));
   req.read_only.insert(req.read_only.end(), git.read_only.begin(), git.read_only.end());
   req.read_write = expand_list(fs.read_write, vars, errors);
   req.read_write.insert(req.read_write.end(), git.pinned.begin(), git.pinned.end());

@@ -517,6 +517,29 @@ TEST_CASE("a core.hooksPath in the working tree is read-only, or watched") {
   CHECK(index_of(watched(*outside.plan), "/etc/githooks") == watched(*outside.plan).size());
 }
 
+TEST_CASE("a core.hooksPath from a config file the environment moves is read-only, or watched") {
+  const std::string w = "/home/u/proj";
+  struct Row {
+    const char* variable;
+    const char* file;
+  };
+  const Row rows[] = {{"XDG_CONFIG_HOME=/cfg", "/cfg/git/config"},
+                      {"GIT_CONFIG_GLOBAL=/etc/u.gitconfig", "/etc/u.gitconfig"},
+                      {"GIT_CONFIG_SYSTEM=/opt/gitconfig", "/opt/gitconfig"}};
+  for (const Row& r : rows) {
+    CAPTURE(r.variable);
+    FakeDisk d = disk();
+    d.texts[r.file] = "[core]\n\thooksPath = .githooks\n";
+    HostFacts without = facts();
+    auto none = watched(*build_plan(policy(), without, d, {.argv = {"sh"}}).plan);
+    CHECK(index_of(none, w + "/.githooks") == none.size());  // git would not read it
+    HostFacts with = facts();
+    with.environ.push_back(r.variable);
+    auto wl = watched(*build_plan(policy(), with, d, {.argv = {"sh"}}).plan);
+    CHECK(index_of(wl, w + "/.githooks") < wl.size());
+  }
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
   CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
