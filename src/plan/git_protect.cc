@@ -241,19 +241,26 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
       p = normalize_path(p);
       return path_is_within(p, workspace) && p != workspace ? p : std::string();
     };
-    std::string hooks_path;
-    for (const auto& [file, dir] : config_files(git_dir, user)) {
-      const auto text = disk.read_text(file, 256 * 1024);
-      if (!text) continue;
-      for (const auto& e : git_config_entries(*text)) {
-        if (e.section == "core" && e.key == "hookspath") hooks_path = e.value;
-        if ((e.section == "include" || e.section == "includeif") && e.key == "path")
-          if (auto p = in_workspace(e.value, dir); !p.empty())
-            protect.keep_or_watch(p, where, kIncludeWhy);
+    // The repository's config files (and its config.worktree, which git
+    // reads with extensions.worktreeConfig), for the checkout at `checkout`.
+    auto scan_configs = [&](const std::string& dir_of_git, const std::string& checkout) {
+      std::string hooks_path;
+      auto files = config_files(dir_of_git, user);
+      files.push_back({dir_of_git + "/config.worktree", dir_of_git});
+      for (const auto& [file, dir] : files) {
+        const auto text = disk.read_text(file, 256 * 1024);
+        if (!text) continue;
+        for (const auto& e : git_config_entries(*text)) {
+          if (e.section == "core" && e.key == "hookspath") hooks_path = e.value;
+          if ((e.section == "include" || e.section == "includeif") && e.key == "path")
+            if (auto p = in_workspace(e.value, dir); !p.empty())
+              protect.keep_or_watch(p, where, kIncludeWhy);
+        }
       }
-    }
-    if (auto hooks = in_workspace(hooks_path, top); !hooks.empty())
-      protect.keep_or_watch(hooks, where, kHooksPathWhy);
+      if (auto hooks = in_workspace(hooks_path, checkout); !hooks.empty())
+        protect.keep_or_watch(hooks, where, kHooksPathWhy);
+    };
+    scan_configs(git_dir, top);
     // A .git file (the workspace is a linked worktree or a submodule
     // checkout): rewritten, it would name another git directory.
     if (disk.kind(git_dir) == FileKind::kFile) {
@@ -288,6 +295,8 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
       const std::string checkout =
           normalize_path(worktree[0] == '/' ? worktree : sub + "/" + worktree);
       if (checkout == workspace || !path_is_within(checkout, workspace)) continue;
+      // `git status` at the top runs git in each submodule, with its config.
+      scan_configs(sub, checkout);
       const std::string pointer = checkout + "/.git";
       if (disk.kind(pointer) != FileKind::kFile) continue;
       // Read-only where it is; watched too, as the directory holding it can

@@ -437,6 +437,18 @@ TEST_CASE("the metadata that redirects a protected .git is read-only, or watched
     auto wl = watched(*r.plan);
     CHECK(index_of(wl, m + "/commondir") < wl.size());
     CHECK(index_of(wl, w + "/lib/.git") < wl.size());  // its directory can still be renamed
+    // The submodule's own core.hooksPath and includes (relative to its checkout).
+    d.texts[m + "/config"] =
+        "[core]\n\tworktree = ../../../lib\n\thooksPath = .husky\n[include]\n\tpath = x.inc\n";
+    auto hooked = watched(*plan_with(policy(), d).plan);
+    CHECK(index_of(hooked, w + "/lib/.husky") < hooked.size());
+    CHECK(index_of(hooked, m + "/x.inc") < hooked.size());  // missing: the command could make it
+    // The top repository's config.worktree is read too.
+    d.texts[m + "/config"] = "[core]\n\tworktree = ../../../lib\n";
+    d.texts[g + "/config.worktree"] = "[core]\n\thooksPath = .hooks\n";
+    auto per_worktree = watched(*plan_with(policy(), d).plan);
+    CHECK(index_of(per_worktree, w + "/.hooks") < per_worktree.size());
+    d.texts.erase(g + "/config.worktree");
     // A worktree outside the workspace is left alone.
     d.texts[m + "/config"] = "[core]\n\tworktree = /elsewhere\n";
     d.kinds["/elsewhere"] = FileKind::kDirectory;
