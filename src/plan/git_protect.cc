@@ -27,6 +27,9 @@ constexpr const char* kHooksPathWhy =
     "the repository's core.hooksPath: git on the host runs the hooks there";
 constexpr const char* kIncludeWhy =
     "a config file git includes for this repository: commands in it run on the host";
+constexpr const char* kProgramWhy =
+    "a program git's config runs (core.fsmonitor, a filter, a diff or merge driver, ...): git "
+    "on the host runs it";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
@@ -208,6 +211,41 @@ std::string git_config_core(const std::string& config, const std::string& key) {
   return value;
 }
 
+namespace {
+
+// Config keys whose value is a command git runs: the program it names, when
+// written as a path (a bare name is looked up in $PATH), could be in the
+// working tree. Section names come without their subsection.
+bool names_program(const GitConfigEntry& e) {
+  static const std::pair<const char*, const char*> kKeys[] = {
+      {"core", "fsmonitor"},   {"core", "sshcommand"}, {"core", "editor"},
+      {"core", "pager"},       {"core", "askpass"},    {"diff", "external"},
+      {"diff", "command"},     {"diff", "textconv"},   {"merge", "driver"},
+      {"filter", "clean"},     {"filter", "smudge"},   {"filter", "process"},
+      {"sequence", "editor"},  {"gpg", "program"},     {"credential", "helper"},
+      {"uploadpack", "packobjectshook"}};
+  if (e.section == "pager" || (e.section == "alias" && e.value.starts_with("!"))) return true;
+  for (const auto& [section, key] : kKeys)
+    if (e.section == section && e.key == key) return true;
+  return false;
+}
+
+// The program a command value starts with, when given as a path ("" else).
+std::string program_path(std::string_view value) {
+  if (value.starts_with("!")) value.remove_prefix(1);
+  while (!value.empty() && (value.front() == ' ' || value.front() == '\t')) value.remove_prefix(1);
+  std::string word;
+  const char quote = !value.empty() && (value[0] == '"' || value[0] == '\'') ? value[0] : 0;
+  if (quote) value.remove_prefix(1);
+  for (char c : value) {
+    if (quote ? c == quote : (c == ' ' || c == '\t' || c == ';' || c == '|' || c == '&')) break;
+    word += c;
+  }
+  return word.find('/') == std::string::npos ? std::string() : word;
+}
+
+}  // namespace
+
 GitUserEnv git_user_env(const std::string& home, const std::vector<std::string>& environ) {
   return {home, env_value(environ, "XDG_CONFIG_HOME"), env_value(environ, "GIT_CONFIG_GLOBAL"),
           env_value(environ, "GIT_CONFIG_SYSTEM")};
@@ -255,6 +293,10 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
           if ((e.section == "include" || e.section == "includeif") && e.key == "path")
             if (auto p = in_workspace(e.value, dir); !p.empty())
               protect.keep_or_watch(p, where, kIncludeWhy);
+          // Run from the top of the checkout.
+          if (names_program(e))
+            if (auto p = in_workspace(program_path(e.value), checkout); !p.empty())
+              protect.keep_or_watch(p, where, kProgramWhy);
         }
       }
       if (auto hooks = in_workspace(hooks_path, checkout); !hooks.empty())

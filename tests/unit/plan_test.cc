@@ -552,6 +552,38 @@ TEST_CASE("a core.hooksPath from a config file the environment moves is read-onl
   }
 }
 
+TEST_CASE("a program git's config runs from the working tree is read-only, or watched") {
+  const std::string w = "/home/u/proj", g = w + "/.git";
+  struct Row {
+    const char* config;
+    const char* program;  // relative to the workspace; "" = nothing to protect
+  };
+  const Row rows[] = {
+      {"[core]\n\tfsmonitor = .hooks/fsmon\n", ".hooks/fsmon"},
+      {"[filter \"lfs\"]\n\tprocess = ./tools/filter --stdin\n", "tools/filter"},
+      {"[diff \"img\"]\n\ttextconv = \"scripts/conv.sh\" -q\n", "scripts/conv.sh"},
+      {"[core]\n\tsshCommand = ./ssh-wrap -v\n", "ssh-wrap"},
+      {"[alias]\n\tst = !./bin/st.sh | less\n", "bin/st.sh"},
+      {"[alias]\n\tst = status\n", ""},
+      {"[core]\n\tpager = less -R\n", ""},
+      {"[core]\n\tfsmonitor = /usr/bin/watchman\n", ""},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(r.config);
+    FakeDisk d = disk();
+    d.texts[g + "/config"] = r.config;
+    auto wl = watched(*plan_with(policy(), d).plan);
+    if (*r.program) {
+      CHECK(index_of(wl, w + "/" + r.program) < wl.size());
+      d.kinds[w + "/" + r.program] = FileKind::kFile;  // there: bound read-only instead
+      const auto ops = describe(*plan_with(policy(), d).plan);
+      CHECK(index_of(ops, "ro-bind '" + w + "/" + r.program + "'") < ops.size());
+    } else {
+      for (const auto& p : wl) CHECK(p.find("/proj/.git/") != std::string::npos);
+    }
+  }
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
   CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
