@@ -25,6 +25,7 @@
 #include "supervise/metadata_guard.h"
 #include "supervise/notify.h"
 #include "supervise/signal_guard.h"
+#include "sys/inherited_fds.h"
 #include "sys/read_file.h"
 
 namespace aj {
@@ -475,6 +476,13 @@ int command_run(const CliOptions& o) {
                    *o.journal_target, fd);
         return kExitSetupFailed;
       }
+  }
+  if (!o.dry_run) {
+    std::vector<int> inherited = {0, 1, 2};
+    inherited.insert(inherited.end(), o.pass_fds.begin(), o.pass_fds.end());
+    const auto refused = refused_inherited_fds(inherited);
+    for (const auto& line : refused) log::error("{}", line);
+    if (!refused.empty()) return kExitSetupFailed;
   }
   bool userns = !o.no_userns;
   if (userns && apparmor_blocks_userns()) {

@@ -1,0 +1,39 @@
+#include "sys/inherited_fds.h"
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+namespace aj {
+
+std::string walkable_fd_reason(int fd) {
+  const int flags = ::fcntl(fd, F_GETFL);
+  if (flags < 0) return {};  // not open: nothing is passed
+  struct stat st;
+  if (::fstat(fd, &st) != 0) return {};
+  if (S_ISDIR(st.st_mode)) return "is a directory";
+  if (flags & O_PATH) return "is an O_PATH descriptor";
+  return {};
+}
+
+std::vector<std::string> refused_inherited_fds(const std::vector<int>& fds) {
+  std::vector<std::string> out;
+  for (int fd : fds) {
+    const std::string why = walkable_fd_reason(fd);
+    if (why.empty()) continue;
+    std::string target(4096, '\0');
+    const ssize_t n = ::readlink(fmt::format("/proc/self/fd/{}", fd).c_str(), target.data(),
+                                 target.size() - 1);
+    target.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    out.push_back(fmt::format(
+        "file descriptor {}{} {}: the command could reach the host's files through it, past "
+        "hidden paths; refusing to run",
+        fd, target.empty() ? "" : " ('" + target + "')", why));
+  }
+  return out;
+}
+
+}  // namespace aj
