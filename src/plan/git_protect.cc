@@ -1,6 +1,7 @@
 #include "plan/git_protect.h"
 
 #include <map>
+#include <set>
 
 #include "plan/env_plan.h"
 #include "policy/variables.h"
@@ -244,6 +245,76 @@ std::string program_path(std::string_view value) {
   return word.find('/') == std::string::npos ? std::string() : word;
 }
 
+// Included config files are followed this deep (git itself stops at 10).
+constexpr int kMaxIncludeDepth = 10;
+
+// Reads a repository's config files for what git would run from the
+// workspace, and has `protect` keep each such path read-only (or watch it).
+class ConfigScanner {
+ public:
+  ConfigScanner(const Disk& disk, const GitUserEnv& user, const std::string& workspace,
+                Protector& protect, const SourceLoc& where)
+      : disk_(disk), user_(user), workspace_(workspace), protect_(protect), where_(where) {}
+
+  // The config files of the git directory dir_of_git (and its
+  // config.worktree, read with extensions.worktreeConfig), whose checkout is
+  // at `checkout`: core.hooksPath and programs are relative to it.
+  void scan_repository(const std::string& dir_of_git, const std::string& checkout) {
+    std::string hooks_path;
+    read_.clear();
+    auto files = config_files(dir_of_git, user_);
+    files.push_back({dir_of_git + "/config.worktree", dir_of_git});
+    for (const auto& [file, dir] : files) scan_file(file, dir, checkout, 0, hooks_path);
+    if (auto hooks = in_workspace(resolve(hooks_path, checkout)); !hooks.empty())
+      protect_.keep_or_watch(hooks, where_, kHooksPathWhy);
+  }
+
+ private:
+  // raw as git reads it (~/ for the home, relative to base), cleaned.
+  std::string resolve(const std::string& raw, const std::string& base) const {
+    if (raw.empty()) return {};
+    std::string p = raw;
+    if (p.rfind("~/", 0) == 0) p = user_.home + p.substr(1);
+    if (p[0] != '/') p = base + "/" + p;
+    return normalize_path(p);
+  }
+
+  std::string in_workspace(const std::string& p) const {
+    return !p.empty() && path_is_within(p, workspace_) && p != workspace_ ? p : std::string();
+  }
+
+  // Included files are read too, wherever they are (one outside the
+  // workspace may include one inside); relative includes start from the
+  // including file's directory.
+  void scan_file(const std::string& file, const std::string& dir, const std::string& checkout,
+                 int depth, std::string& hooks_path) {
+    if (!read_.insert(file).second) return;  // an include cycle, or a file met twice
+    const auto text = disk_.read_text(file, 256 * 1024);
+    if (!text) return;
+    for (const auto& e : git_config_entries(*text)) {
+      if (e.section == "core" && e.key == "hookspath") hooks_path = e.value;
+      if ((e.section == "include" || e.section == "includeif") && e.key == "path") {
+        const std::string included = resolve(e.value, dir);
+        if (auto p = in_workspace(included); !p.empty())
+          protect_.keep_or_watch(p, where_, kIncludeWhy);
+        if (!included.empty() && depth < kMaxIncludeDepth)
+          scan_file(included, parent_dir(included), checkout, depth + 1, hooks_path);
+      }
+      // Run from the top of the checkout.
+      if (names_program(e))
+        if (auto p = in_workspace(resolve(program_path(e.value), checkout)); !p.empty())
+          protect_.keep_or_watch(p, where_, kProgramWhy);
+    }
+  }
+
+  const Disk& disk_;
+  const GitUserEnv& user_;
+  const std::string& workspace_;
+  Protector& protect_;
+  const SourceLoc& where_;
+  std::set<std::string> read_;  // files read for the current repository
+};
+
 }  // namespace
 
 GitUserEnv git_user_env(const std::string& home, const std::vector<std::string>& environ) {
@@ -271,38 +342,15 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     // top of the working tree), and config files included from there
     // (include.path, includeIf; relative to the including file).
     const std::string top = git_dir.substr(0, git_dir.size() - 5);  // without "/.git"
-    auto in_workspace = [&](const std::string& raw, const std::string& base) -> std::string {
-      if (raw.empty()) return {};
-      std::string p = raw;
-      if (p.rfind("~/", 0) == 0) p = user.home + p.substr(1);
-      if (p[0] != '/') p = base + "/" + p;
-      p = normalize_path(p);
-      return path_is_within(p, workspace) && p != workspace ? p : std::string();
-    };
-    // The repository's config files (and its config.worktree, which git
-    // reads with extensions.worktreeConfig), for the checkout at `checkout`.
-    auto scan_configs = [&](const std::string& dir_of_git, const std::string& checkout) {
-      std::string hooks_path;
-      auto files = config_files(dir_of_git, user);
-      files.push_back({dir_of_git + "/config.worktree", dir_of_git});
-      for (const auto& [file, dir] : files) {
-        const auto text = disk.read_text(file, 256 * 1024);
-        if (!text) continue;
-        for (const auto& e : git_config_entries(*text)) {
-          if (e.section == "core" && e.key == "hookspath") hooks_path = e.value;
-          if ((e.section == "include" || e.section == "includeif") && e.key == "path")
-            if (auto p = in_workspace(e.value, dir); !p.empty())
-              protect.keep_or_watch(p, where, kIncludeWhy);
-          // Run from the top of the checkout.
-          if (names_program(e))
-            if (auto p = in_workspace(program_path(e.value), checkout); !p.empty())
-              protect.keep_or_watch(p, where, kProgramWhy);
-        }
-      }
-      if (auto hooks = in_workspace(hooks_path, checkout); !hooks.empty())
-        protect.keep_or_watch(hooks, where, kHooksPathWhy);
-    };
-    scan_configs(git_dir, top);
+    ConfigScanner scanner(disk, user, workspace, protect, where);
+    scanner.scan_repository(git_dir, top);
+    // A hook that is a link into the working tree (.git/hooks/pre-commit ->
+    // ../../tools/pre-commit) runs whatever the command writes there.
+    for (const auto& [leaf, leaf_where] : leaves)
+      if (leaf == "/hooks")
+        for (const std::string& name : disk.list_dir(git_dir + "/hooks"))
+          if (disk.kind(git_dir + "/hooks/" + name) == FileKind::kSymlink)
+            protect.keep(git_dir + "/hooks/" + name, leaf_where);
     // A .git file (the workspace is a linked worktree or a submodule
     // checkout): rewritten, it would name another git directory.
     if (disk.kind(git_dir) == FileKind::kFile) {
@@ -338,7 +386,7 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
           normalize_path(worktree[0] == '/' ? worktree : sub + "/" + worktree);
       if (checkout == workspace || !path_is_within(checkout, workspace)) continue;
       // `git status` at the top runs git in each submodule, with its config.
-      scan_configs(sub, checkout);
+      scanner.scan_repository(sub, checkout);
       const std::string pointer = checkout + "/.git";
       if (disk.kind(pointer) != FileKind::kFile) continue;
       // Read-only where it is; watched too, as the directory holding it can

@@ -584,6 +584,32 @@ TEST_CASE("a program git's config runs from the working tree is read-only, or wa
   }
 }
 
+TEST_CASE("git's includes are followed, and hooks linked into the working tree protected") {
+  const std::string w = "/home/u/proj", g = w + "/.git";
+  FakeDisk d = disk();
+  // config -> ../shared.inc (in the tree) -> local.inc (in the tree, missing)
+  // and a cycle back, which is read once.
+  d.texts[g + "/config"] = "[include]\n\tpath = ../shared.inc\n";
+  d.kinds[w + "/shared.inc"] = FileKind::kFile;
+  d.texts[w + "/shared.inc"] = "[include]\n\tpath = local.inc\n\tpath = shared.inc\n";
+  // The user's config includes a file outside the tree, which includes one inside.
+  d.texts["/home/u/.gitconfig"] = "[include]\n\tpath = ~/dots/git.inc\n";
+  d.texts["/home/u/dots/git.inc"] = "[core]\n\tfsmonitor = tools/fsmon\n";
+  PlanResult r = plan_with(policy(), d);
+  REQUIRE(r.plan);
+  auto ops = describe(*r.plan);
+  CHECK(index_of(ops, "ro-bind '" + w + "/shared.inc'") < ops.size());
+  auto wl = watched(*r.plan);
+  CHECK(index_of(wl, w + "/local.inc") < wl.size());
+  CHECK(index_of(wl, w + "/tools/fsmon") < wl.size());
+  // .git/hooks/pre-commit -> ../../tools/pre-commit: the target is read-only.
+  d.kinds[g + "/hooks/pre-commit"] = FileKind::kSymlink;
+  d.real[g + "/hooks/pre-commit"] = w + "/tools/pre-commit";
+  d.kinds[w + "/tools/pre-commit"] = FileKind::kFile;
+  auto linked = describe(*plan_with(policy(), d).plan);
+  CHECK(index_of(linked, "ro-bind '" + w + "/tools/pre-commit'") < linked.size());
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
   CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
