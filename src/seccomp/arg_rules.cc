@@ -106,6 +106,25 @@ ArgFilter socket_filter(const SeccompOptions& o) {
   return f;
 }
 
+// Without a user namespace no AF_UNIX socket() is allowed (one could reach
+// the host's daemons), and a datagram pair would undo that: connect(2),
+// sendto(2) or sendmsg(2) with an address send from it to any host datagram
+// socket. Stream and seqpacket pairs stay connected to each other for good.
+ArgFilter socketpair_filter(const SeccompOptions& o) {
+  if (!o.no_unix_sockets)
+    return {"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}),
+            rules_arg_in(0, {AF_UNIX}), "only AF_UNIX socket pairs"};
+  constexpr std::uint64_t kTypeMask = 0xf;  // SOCK_TYPE_MASK: the rest are flags
+  ArgFilter f{"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}), {},
+              "only AF_UNIX stream and seqpacket socket pairs (no user namespace: a datagram "
+              "pair could send to the host's sockets)"};
+  for (std::uint64_t type = 0; type <= kTypeMask; ++type) {
+    const ArgRule r{{cmp(0, ArgOp::kEq, AF_UNIX), cmp(1, ArgOp::kMaskedEq, type, kTypeMask)}};
+    (type == SOCK_STREAM || type == SOCK_SEQPACKET ? f.complement : f.deny).push_back(r);
+  }
+  return f;
+}
+
 // pids as the filter compares them: an int, only the low 32 bits count.
 std::vector<std::uint32_t> as_low32(const std::vector<std::int32_t>& pids) {
   std::vector<std::uint32_t> out;
@@ -348,8 +367,15 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),
                  rules_no_bit(0, kUnshareNamespaceFlags), "no new namespaces"});
   out.push_back(socket_filter(options));
-  out.push_back({"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}),
-                 rules_arg_in(0, {AF_UNIX}), "only AF_UNIX socket pairs"});
+  out.push_back(socketpair_filter(options));
+  if (options.no_unix_sockets && options.no_inet_sockets) {
+    // Only socket pairs exist, already connected: naming an address could
+    // only squat an abstract name the host's services expect to own.
+    for (const char* syscall : {"bind", "connect"})
+      out.push_back(refused_filter(syscall, EPERM,
+                                   "no socket may bind or connect (no user namespace, --net none: "
+                                   "socket pairs only)"));
+  }
   out.push_back({"personality", EPERM, rules_arg_outside(0, {0, kPersonalityQuery}),
                  rules_arg_in(0, {0, kPersonalityQuery}),
                  "only the default persona (PER_LINUX) and queries"});

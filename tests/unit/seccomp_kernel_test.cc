@@ -16,9 +16,12 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstddef>
+#include <cstring>
 #include <filesystem>
 #include <functional>
 #include <string>
@@ -335,6 +338,29 @@ TEST_CASE("with no_unix_sockets as well the kernel refuses every socket; socketp
           int sv[2];
           return errno_of(socketpair(AF_UNIX, SOCK_STREAM, 0, sv));
         }) == 0);
+  CHECK(outcome(&prog, [] {
+          int sv[2];
+          return errno_of(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv));
+        }) == 0);
+  // A datagram pair could connect or send to any host datagram socket.
+  for (int type : {int{SOCK_DGRAM}, SOCK_DGRAM | SOCK_NONBLOCK, int{SOCK_RAW}}) {
+    CAPTURE(type);
+    CHECK(outcome(&prog, [type] {
+            int sv[2];
+            return errno_of(socketpair(AF_UNIX, type, 0, sv));
+          }) == EAFNOSUPPORT);
+  }
+  // Nothing may bind or connect: a socket pair's end could take an
+  // abstract name.
+  CHECK(outcome(&prog, [] {
+          int sv[2];
+          if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) != 0) return -1;
+          struct sockaddr_un a = {};
+          a.sun_family = AF_UNIX;
+          std::memcpy(a.sun_path, "\0aj-squat", 9);
+          return errno_of(bind(sv[0], reinterpret_cast<sockaddr*>(&a),
+                               offsetof(sockaddr_un, sun_path) + 9));
+        }) == EPERM);
   const BpfProgram inet =
       compile(SeccompDefault::kAllow, {}, {}, SeccompAction::kErrno, {.no_unix_sockets = true});
   CHECK(outcome(&inet, [] { return errno_of(socket(AF_UNIX, SOCK_STREAM, 0)); }) == EAFNOSUPPORT);

@@ -6,6 +6,13 @@
 #   unixsock.py connect ADDR        print "SOCK:hello", or "SOCK:<ERRNO>" when
 #                                   the socket or the connect fails; then
 #                                   "PAIR:pair" when socketpair works
+#   unixsock.py dgram-listen ADDR READY LOG
+#                                   a datagram socket appending every message
+#                                   it receives to LOG
+#   unixsock.py dgram ADDR TEXT     send TEXT to it from a plain datagram
+#                                   socket, then from one end of a datagram
+#                                   socketpair (sendto, then connect + send);
+#                                   print "DGRAM:<how>:sent" or ":<ERRNO>"
 import errno
 import os
 import socket
@@ -43,7 +50,50 @@ def connect(arg):
     print("PAIR:" + b.recv(5).decode().strip())
 
 
+def dgram_listen(arg, ready, log):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    s.bind(address(arg))
+    if not arg.startswith("@"):
+        os.chmod(arg, 0o777)
+    with open(ready, "w") as f:
+        f.write("ready\n")
+    while True:
+        data = s.recv(4096)
+        with open(log, "ab") as f:
+            f.write(data + b"\n")
+
+
+def dgram(arg, text):
+    def attempt(how, fn):
+        try:
+            fn()
+            print("DGRAM:%s:sent" % how)
+        except OSError as e:
+            print("DGRAM:%s:%s" % (how, errno.errorcode.get(e.errno, str(e))))
+
+    def plain():
+        socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM).sendto(
+            (text + " plain").encode(), address(arg))
+
+    def pair_sendto():
+        a, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        a.sendto((text + " pair-sendto").encode(), address(arg))
+
+    def pair_connect():
+        a, _ = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+        a.connect(address(arg))
+        a.send((text + " pair-connect").encode())
+
+    attempt("plain", plain)
+    attempt("pair-sendto", pair_sendto)
+    attempt("pair-connect", pair_connect)
+
+
 if sys.argv[1] == "listen":
     listen(sys.argv[2], sys.argv[3])
+elif sys.argv[1] == "dgram-listen":
+    dgram_listen(sys.argv[2], sys.argv[3], sys.argv[4])
+elif sys.argv[1] == "dgram":
+    dgram(sys.argv[2], sys.argv[3])
 else:
     connect(sys.argv[2])
