@@ -272,16 +272,29 @@ void end_session(const ChildSpec& spec) noexcept {
   }
 }
 
+// Without a PID namespace the init's death would not end the session:
+// processes that left the command's process tree (setsid, double fork) come
+// to the init as its subreaper, and must be killed by it. So the init's
+// parent-death signal is this one, caught, rather than SIGKILL.
+int supervisor_gone_signal() noexcept { return SIGRTMAX; }
+
 // PID 1: forward what the supervisor sends, reap everything, leave with the
 // command. Terminal-generated signals (SI_KERNEL) are not forwarded: the
 // command shares our process group and already received them.
-[[noreturn]] void be_init(const ChildSpec& spec, pid_t command) noexcept {
+[[noreturn]] void be_init(const ChildSpec& spec, pid_t command, pid_t supervisor) noexcept {
   sigset_t all;
   ::sigfillset(&all);
   while (true) {
     siginfo_t info;
     int sig = ::sigwaitinfo(&all, &info);
     if (sig < 0) continue;
+    if (sig == supervisor_gone_signal() && !spec.user_namespace) {
+      // Only the kernel and the supervisor can signal us (the command's
+      // filter protects our pid); act only once the parent is really gone.
+      if (::getppid() == supervisor) continue;
+      end_session(spec);
+      ::_exit(kExitSetupFailed);
+    }
     if (sig == SIGCHLD) {
       int status = 0;
       pid_t pid;
@@ -307,7 +320,12 @@ void end_session(const ChildSpec& spec) noexcept {
 [[noreturn]] void run_child(const ChildSpec& spec) noexcept {
   if (spec.supervisor_fd >= 0) ::close(spec.supervisor_fd);
   // Die with the supervisor; then check it did not die before we asked.
-  if (::prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0) < 0) die(spec, ChildStage::kSetup, -1, errno);
+  // (With a PID namespace of our own, SIGKILL: the kernel then kills every
+  // process in it.)
+  const pid_t supervisor = ::getppid();
+  const int death_signal = spec.user_namespace ? SIGKILL : supervisor_gone_signal();
+  if (::prctl(PR_SET_PDEATHSIG, death_signal, 0, 0, 0) < 0)
+    die(spec, ChildStage::kSetup, -1, errno);
   if (supervisor_gone(spec.status_fd)) ::_exit(kExitSetupFailed);
 
   char go = 0;
@@ -353,7 +371,7 @@ void end_session(const ChildSpec& spec) noexcept {
   pid_t command = static_cast<pid_t>(::syscall(SYS_clone, SIGCHLD, 0, 0, 0, 0));
   if (command < 0) die(spec, ChildStage::kFork, -1, errno);
   if (command == 0) run_command(spec);
-  be_init(spec, command);
+  be_init(spec, command, supervisor);
 }
 
 }  // namespace aj

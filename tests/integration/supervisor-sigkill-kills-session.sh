@@ -1,7 +1,10 @@
 #!/bin/bash
 # Killing the agentjail supervisor with SIGKILL (it gets no chance to clean
 # up) leaves no sandboxed process alive: the init dies with its parent
-# (PR_SET_PDEATHSIG) and takes the whole PID namespace with it, daemons included.
+# (PR_SET_PDEATHSIG) and takes the whole PID namespace with it, daemons
+# included. Without one (--no-userns) the init is told instead, and kills
+# every process of the session (a daemon that left with setsid came to it as
+# its subreaper) before it goes.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -23,8 +26,9 @@ for pid in $(pgrep -f -- "sleep $cmark"); do kill -KILL "$pid"; done  # our own 
 child=3779.$(unique_token)
 daemon=3780.$(unique_token)
 # Markers are passed as arguments so the shell's own argv does not match them.
-start_bg "$AJ" --profile-dir "$PROFILES" -- sh -c \
+jail_argv -- sh -c \
   'setsid -f sleep "$1" </dev/null >/dev/null 2>&1; sleep "$2"; echo not-reached' sh "$daemon" "$child"
+start_bg "${JAIL_ARGV[@]}"
 aj_pid=$BG_PID
 if wait_until 20 marker_alive "sleep $child" && wait_until 5 marker_alive "sleep $daemon"; then
   pass "the session's command and its daemon are running (seen from the host)"
