@@ -469,6 +469,10 @@ int command_run(const CliOptions& o) {
   // A journal pipe whose reader left must give EPIPE, not kill the supervisor
   // (the command gets default dispositions back before exec).
   ::signal(SIGPIPE, SIG_IGN);
+  // The command may take the terminal's foreground and set TOSTOP: our own
+  // writes (the end-of-session warnings) and the restoring of the terminal
+  // must then neither stop us nor fail with EIO.
+  ::signal(SIGTTOU, SIG_IGN);
   if (o.journal_target && o.journal_target->rfind("fd:", 0) == 0) {
     for (int fd : o.pass_fds)
       if (*o.journal_target == fmt::format("fd:{}", fd)) {
