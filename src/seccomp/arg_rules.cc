@@ -281,8 +281,21 @@ std::vector<ArgRule> rules_low32_in(unsigned arg, const std::vector<std::uint32_
 }
 
 std::vector<ArgRule> rules_low32_outside(unsigned arg, std::vector<std::uint32_t> values) {
-  std::sort(values.begin(), values.end());
-  values.erase(std::unique(values.begin(), values.end()), values.end());
+  std::vector<Low32Block> blocks;
+  for (std::uint32_t v : values) blocks.push_back({v, 1});
+  return rules_low32_outside_blocks(arg, std::move(blocks));
+}
+
+std::vector<ArgRule> rules_low32_in_blocks(unsigned arg, const std::vector<Low32Block>& blocks) {
+  std::vector<ArgRule> out;
+  for (const Low32Block& b : blocks)
+    out.push_back({{cmp(arg, ArgOp::kMaskedEq, b.start, kLow32 & ~(b.size - 1))}});
+  return out;
+}
+
+std::vector<ArgRule> rules_low32_outside_blocks(unsigned arg, std::vector<Low32Block> blocks) {
+  std::sort(blocks.begin(), blocks.end(),
+            [](const Low32Block& a, const Low32Block& b) { return a.start < b.start; });
   std::vector<ArgRule> out;
   std::uint64_t lo = 0;                     // first value not yet covered
   auto cover_to = [&](std::uint64_t end) {  // [lo, end) in aligned blocks
@@ -293,9 +306,9 @@ std::vector<ArgRule> rules_low32_outside(unsigned arg, std::vector<std::uint32_t
       lo += size;
     }
   };
-  for (std::uint32_t v : values) {
-    cover_to(v);
-    lo = std::uint64_t{v} + 1;
+  for (const Low32Block& b : blocks) {
+    cover_to(b.start);
+    lo = std::max(lo, std::uint64_t{b.start} + b.size);
   }
   cover_to(std::uint64_t{1} << 32);
   return out;
@@ -358,10 +371,17 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
         "pidfd_send_signal", ENOSYS,
         "pidfd_send_signal answered with ENOSYS (no signal scoping; callers fall back to kill)"));
   }
-  out.push_back({"ioctl", EPERM, rules_low32_in(1, ioctls), rules_low32_outside(1, ioctls),
-                 "TIOCSTI and TIOCLINUX (typing into the terminal), and changing inode flags, "
-                 "versions, verity or encryption policies (attributes Landlock does not govern) "
-                 "denied"});
+  // Linux console and VT ioctls ('K' and 'V', the old unencoded numbers):
+  // the keyboard mode, fonts, colour and screen maps and the active VT of a
+  // text console the command was started on outlive the session.
+  std::vector<Low32Block> refused;
+  for (std::uint32_t req : ioctls) refused.push_back({req, 1});
+  for (std::uint32_t family : {0x4b00U, 0x5600U}) refused.push_back({family, 0x100});
+  out.push_back({"ioctl", EPERM, rules_low32_in_blocks(1, refused),
+                 rules_low32_outside_blocks(1, refused),
+                 "TIOCSTI and TIOCLINUX (typing into the terminal), the text console's KD* and "
+                 "VT_* requests, and changing inode flags, versions, verity or encryption "
+                 "policies (attributes Landlock does not govern) denied"});
   out.push_back({"clone", EPERM, rules_any_bit(0, kCloneNamespaceFlags),
                  rules_no_bit(0, kCloneNamespaceFlags), "no new namespaces"});
   out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),

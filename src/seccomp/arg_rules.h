@@ -122,6 +122,16 @@ std::vector<ArgRule> rules_low32_in(unsigned arg, const std::vector<std::uint32_
 // Low 32 bits of arg equal to none of values, whatever the high bits: the
 // gaps between the values as aligned blocks of the 32-bit space.
 std::vector<ArgRule> rules_low32_outside(unsigned arg, std::vector<std::uint32_t> values);
+
+// An aligned run of values of an int argument: start is a multiple of size,
+// a power of two.
+struct Low32Block {
+  std::uint32_t start;
+  std::uint64_t size;
+};
+std::vector<ArgRule> rules_low32_in_blocks(unsigned arg, const std::vector<Low32Block>& blocks);
+// Exactly the values outside every block (the blocks may overlap).
+std::vector<ArgRule> rules_low32_outside_blocks(unsigned arg, std::vector<Low32Block> blocks);
 // One rule per bit: arg has that bit set.
 std::vector<ArgRule> rules_any_bit(unsigned arg, std::uint64_t bits);
 // arg has none of the bits set.

@@ -176,6 +176,11 @@ std::vector<Probe> probes() {
        EPERM, true},
       {"ioctl(TIOCLINUX)",
        [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), TIOCLINUX, nullptr)); }, EPERM, true},
+      // A text console's keyboard mode and active VT (KDSKBMODE, VT_ACTIVATE).
+      {"ioctl(KDSKBMODE)",
+       [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), 0x4b45, 4 /* K_OFF */)); }, EPERM, true},
+      {"ioctl(VT_ACTIVATE | 1 << 32)",
+       [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), 0x5606 | kHigh, 1)); }, EPERM, true},
       {"socket(AF_PACKET)", [] { return errno_of(socket(AF_PACKET, SOCK_RAW, 0)); }, EAFNOSUPPORT,
        true},
       {"socket(AF_PACKET | 1 << 32)",

@@ -35,7 +35,8 @@ SyscallArgs args0(std::uint64_t a0, std::uint64_t a1 = 0, std::uint64_t a2 = 0,
 std::vector<std::uint64_t> edge_values() {
   std::vector<std::uint64_t> v;
   for (std::uint64_t i = 0; i < 64; ++i) v.push_back(i);
-  for (std::uint64_t base : {0x5410ULL, 0x5412ULL, 0x541cULL, 0x7fffffffULL, 0x80000000ULL,
+  for (std::uint64_t base : {0x5410ULL, 0x5412ULL, 0x541cULL, 0x4b00ULL, 0x4bffULL, 0x5600ULL,
+                             0x56ffULL, 0x4b45ULL, 0x7fffffffULL, 0x80000000ULL,
                              0xfffffffeULL, 0xffffffffULL, 0x100000000ULL}) {
     for (std::uint64_t hi : {0ULL, 1ULL << 32, 0xffffffffULL << 32, 1ULL << 63}) {
       for (int d = -2; d <= 2; ++d) v.push_back((base + static_cast<std::uint64_t>(d)) | hi);
