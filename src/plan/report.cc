@@ -234,13 +234,25 @@ class Builder {
         "code of its choosing: it can load a program into memory and run it (the dynamic "
         "loader given a memfd, an interpreter, a JIT). They stop a program from running by "
         "accident, not a hostile one.");
+    if (plan_.user_namespace)
+      a.push_back(
+          "Hidden paths and read-only binds are mounts on the host's directory entries: a "
+          "program on the host that replaces such a file while the session runs (passwd "
+          "rewriting /etc/shadow; git config, git remote add or git push -u rewriting "
+          ".git/config) or creates a hidden path missing at the start lifts that protection "
+          "for the rest of the session, so the command may read the new file or write the "
+          "new .git/config (a changed .git/config is reported when the session ends). Do not "
+          "run such commands on the host while a session runs.");
     if (!plan_.user_namespace)
       a.push_back(
           "No mount namespace: where a profile forbids executing (strict's workspace), the "
           "dynamic loader can still run a file from there (ld.so ./prog), as Landlock's "
           "execute right governs only execve; with user namespaces such writable paths are "
-          "mounted noexec. And Landlock does not govern inotify: the command can watch a "
-          "directory of yours it may not list, and learn the names of files used there.");
+          "mounted noexec.");
+    a.push_back(
+        "Landlock does not govern inotify: the command can watch directories it may read "
+        "(or, without a mount namespace, ones of yours it may not list) and learn when and "
+        "which files are used there, hidden ones included.");
     if (!plan_.user_namespace)
       a.push_back(
           "No PID namespace: the command sees every process on the host in /proc, with its "
@@ -267,7 +279,9 @@ class Builder {
       a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");
     for (const auto& why : plan_.landlock.not_enforced) a.push_back("Landlock: " + why);
     if (!ctx_.cgroup_note.empty() && (plan_.memory_max || plan_.pids_max))
-      a.push_back("No cgroup limits (" + ctx_.cgroup_note + "); rlimits only.");
+      a.push_back("No cgroup limits (" + ctx_.cgroup_note +
+                  "); rlimits only, and RLIMIT_AS does not count memory held in memfds or "
+                  "pipes.");
   }
 
   const Plan& plan_;
