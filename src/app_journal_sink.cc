@@ -126,7 +126,8 @@ void JournalSink::limit_hit(const std::string& which, const std::string& value) 
 
 void JournalSink::watched_changed(const std::string& path, const std::string& rule,
                                   const std::string& what, const std::string& reason,
-                                  const std::vector<std::string>& changed) {
+                                  const std::vector<std::string>& changed,
+                                  const std::vector<std::string>& git_settings_added) {
   JournalEvent e("fs.changed");
   e.layer = "supervisor (watch)";
   e.rule = rule;
@@ -134,6 +135,7 @@ void JournalSink::watched_changed(const std::string& path, const std::string& ru
   e.set("change", what);
   e.set("reason", reason);
   e.set("entries", changed);
+  if (!git_settings_added.empty()) e.set("git_settings_added", git_settings_added);
   emit(std::move(e));
 }
 

@@ -53,9 +53,11 @@ class JournalSink final : public EventSink {
   void limit_hit(const std::string& which, const std::string& value) override;
   // A path the profile keeps read-only but the jail could not (Plan::watched)
   // that the session changed: what happened to it (or beneath it) and which
-  // entries changed.
+  // entries changed; for a git config file, the settings that run code it
+  // holds now and did not before.
   void watched_changed(const std::string& path, const std::string& rule, const std::string& what,
-                       const std::string& reason, const std::vector<std::string>& changed);
+                       const std::string& reason, const std::vector<std::string>& changed,
+                       const std::vector<std::string>& git_settings_added);
   bool healthy() const override { return !(settings_.required && failed_) && !over_size_; }
   bool record_before_continue() const override { return settings_.required; }
 

@@ -2,9 +2,13 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "app_journal_sink.h"
 #include "base/log.h"
+#include "plan/git_protect.h"
 #include "policy/variables.h"
+#include "sys/host_probe.h"
 
 namespace aj {
 namespace {
@@ -15,10 +19,33 @@ std::vector<std::string> roots_of(const std::vector<WatchedPath>& paths) {
   return roots;
 }
 
+constexpr std::size_t kMaxGitConfigBytes = 256 * 1024;
+
+// The code-running settings of a git config file, or none when it cannot be
+// read as a regular file (a link is not followed).
+std::vector<std::string> git_settings_of(const std::string& path) {
+  const auto text = RealDisk().read_text(path, kMaxGitConfigBytes);
+  return text ? git_code_settings(*text) : std::vector<std::string>();
+}
+
 }  // namespace
 
 WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths)
-    : paths_(paths), before_(take_paths_state(roots_of(paths))) {}
+    : paths_(paths), before_(take_paths_state(roots_of(paths))) {
+  for (const auto& p : paths_)
+    if (looks_like_git_config(p.path)) git_settings_before_[p.path] = git_settings_of(p.path);
+}
+
+// What a changed git config file now makes git run that it did not before.
+std::vector<std::string> WatchedPaths::git_settings_added(const std::string& path) const {
+  auto before = git_settings_before_.find(path);
+  if (before == git_settings_before_.end()) return {};
+  std::vector<std::string> added;
+  for (const auto& s : git_settings_of(path))
+    if (std::find(before->second.begin(), before->second.end(), s) == before->second.end())
+      added.push_back(s);
+  return added;
+}
 
 void WatchedPaths::report(JournalSink* journal) {
   if (reported_ || paths_.empty()) return;
@@ -55,7 +82,11 @@ void WatchedPaths::report(JournalSink* journal) {
     log::warn("the command {} '{}'{}: {}{}; inspect it before anything on the host uses it",
               what ? what : "changed what is under", watched.path, more, watched.why,
               rule.empty() ? "" : " (" + rule + ")");
-    if (journal) journal->watched_changed(watched.path, rule, change, watched.why, entries);
+    const std::vector<std::string> added = git_settings_added(watched.path);
+    for (const auto& setting : added)
+      log::warn("'{}' now sets {}: git on the host would run it (or read more config from it)",
+                watched.path, setting);
+    if (journal) journal->watched_changed(watched.path, rule, change, watched.why, entries, added);
   }
 }
 

@@ -2,6 +2,8 @@
 // read-only but the jail could not (Plan::watched; supervise/watched_paths.h).
 #pragma once
 
+#include <map>
+#include <string>
 #include <vector>
 
 #include "plan/plan.h"
@@ -22,8 +24,13 @@ class WatchedPaths {
   void report(JournalSink* journal);
 
  private:
+  std::vector<std::string> git_settings_added(const std::string& path) const;
+
   std::vector<WatchedPath> paths_;
   PathsState before_;
+  // For each watched git config file (plan/git_protect.h), the settings that
+  // run code it held before the command started.
+  std::map<std::string, std::vector<std::string>> git_settings_before_;
   bool reported_ = false;
 };
 

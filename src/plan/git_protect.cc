@@ -317,6 +317,24 @@ class ConfigScanner {
 
 }  // namespace
 
+std::vector<std::string> git_code_settings(const std::string& config) {
+  std::vector<std::string> out;
+  for (const auto& e : git_config_entries(config)) {
+    const bool include = (e.section == "include" || e.section == "includeif") && e.key == "path";
+    if (include || names_program(e) || (e.section == "core" && e.key == "hookspath"))
+      out.push_back(e.section + "." + e.key + " = " + e.value);
+  }
+  return out;
+}
+
+bool looks_like_git_config(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  const std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  if (name.starts_with(".gitconfig")) return true;
+  if (name != "config" && name != "config.worktree") return false;
+  return path.find("/.git/") != std::string::npos;
+}
+
 GitUserEnv git_user_env(const std::string& home, const std::vector<std::string>& environ) {
   return {home, env_value(environ, "XDG_CONFIG_HOME"), env_value(environ, "GIT_CONFIG_GLOBAL"),
           env_value(environ, "GIT_CONFIG_SYSTEM")};

@@ -52,6 +52,16 @@ struct GitConfigEntry {
 // Every key = value of a git config file's text, in order.
 std::vector<GitConfigEntry> git_config_entries(const std::string& config);
 
+// The settings of a git config file that make git run a program or read more
+// config (core.hooksPath, include.path, core.fsmonitor, filters, drivers,
+// `!` aliases, ...), each as "section.key = value" (section without its
+// subsection), in file order.
+std::vector<std::string> git_code_settings(const std::string& config);
+
+// Whether path names a git config file: config or config.worktree in a git
+// directory, or a file named .gitconfig*.
+bool looks_like_git_config(const std::string& path);
+
 // core.<key> from the text of a git config file ("" when not set); key in
 // lower case ("worktree", "hookspath").
 std::string git_config_core(const std::string& config, const std::string& key);

@@ -96,4 +96,20 @@ else
 fi
 rm -f "$WS/.git/hooks/post-checkout"
 
+# 4. Without a mount namespace .git/config stays writable too: a setting that
+# makes git run a program is named in the report.
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  rm -f "$J"
+  cp "$WS/.git/config" "$RUN/config.saved"
+  capture jail --journal "$J" -- sh -c 'printf "[core]\n\tfsmonitor = \"touch /tmp/x\"\n" >> .git/config && echo CONFIG:WRITTEN'
+  check_capture "no mount namespace: .git/config could be written" out_has_line CONFIG:WRITTEN
+  check_capture "no mount namespace: stderr names the setting git would run" \
+    err_matches "'$WS/\.git/config' now sets core\.fsmonitor = touch /tmp/x: git on the host would run it"
+  check "journal: fs.changed for .git/config lists the setting" \
+    python3 -c 'import json,sys
+ev=[json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if any("core.fsmonitor = touch /tmp/x" in (e.get("git_settings_added") or []) for e in ev) else 1)' "$J"
+  cp "$RUN/config.saved" "$WS/.git/config"
+fi
+
 finish

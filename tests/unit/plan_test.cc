@@ -610,6 +610,22 @@ TEST_CASE("git's includes are followed, and hooks linked into the working tree p
   CHECK(index_of(linked, "ro-bind '" + w + "/tools/pre-commit'") < linked.size());
 }
 
+TEST_CASE("git_code_settings names what makes git run code; looks_like_git_config the files") {
+  const auto settings = git_code_settings(
+      "[core]\n\tbare = false\n\tfsmonitor = ./fs.sh\n\thooksPath = .husky\n"
+      "[remote \"origin\"]\n\turl = x\n[alias]\n\tst = status\n\tx = !sh -c id\n"
+      "[include]\n\tpath = a.inc\n[filter \"lfs\"]\n\tclean = git-lfs clean\n");
+  const std::vector<std::string> want = {"core.fsmonitor = ./fs.sh", "core.hookspath = .husky",
+                                         "alias.x = !sh -c id", "include.path = a.inc",
+                                         "filter.clean = git-lfs clean"};
+  CHECK(settings == want);
+  CHECK(looks_like_git_config("/w/.git/config"));
+  CHECK(looks_like_git_config("/w/.git/worktrees/a/config.worktree"));
+  CHECK(looks_like_git_config("/w/.gitconfig-shared"));
+  CHECK_FALSE(looks_like_git_config("/w/config"));
+  CHECK_FALSE(looks_like_git_config("/w/.git/hooks"));
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
   CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
