@@ -56,6 +56,9 @@ const std::vector<std::uint32_t> kDeniedIoctls = {TIOCSTI,
                                                   TIOCLINUX,
                                                   TIOCSETD,  // the terminal's line discipline
                                                   TIOCEXCL,  // no more opens of it
+                                                  // Stopping the terminal's output: our
+                                                  // own diagnostics would block on it.
+                                                  TCXONC,
                                                   FS_IOC_SETFLAGS,
                                                   FS_IOC32_SETFLAGS,
                                                   FS_IOC_FSSETXATTR,

@@ -161,9 +161,10 @@ class Loop {
       if (si.ssi_code == SI_KERNEL) continue;
       bool stopping = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
       std::uint64_t t = now_ms();
+      // The signal first, the words after: a write to the terminal can block.
       if (stopping && last_stop_ms_ && t - last_stop_ms_ < kEscalateWindowMs) {
-        log::warn("second stop signal: killing the session");
         send_signal(o_.pidfd, SIGKILL);
+        log::warn("second stop signal: killing the session");
         if (o_.sink) o_.sink->signal_forwarded(SIGKILL, true);
         continue;
       }
@@ -178,10 +179,10 @@ class Loop {
     if (::read(timer_.get(), &expirations, sizeof expirations) < 0) return;
     if (!result_.timed_out) {
       result_.timed_out = true;
-      log::warn("wall-clock limit reached: sending SIGTERM");
-      if (o_.sink) o_.sink->limit_hit("wall_time", fmt::format("{}ms", o_.timeout_ms.value_or(0)));
       send_signal(o_.pidfd, SIGTERM);
       arm(timer_.get(), o_.grace_ms);
+      log::warn("wall-clock limit reached: sending SIGTERM");
+      if (o_.sink) o_.sink->limit_hit("wall_time", fmt::format("{}ms", o_.timeout_ms.value_or(0)));
     } else {
       send_signal(o_.pidfd, SIGKILL);
     }

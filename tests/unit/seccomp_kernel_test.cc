@@ -18,6 +18,7 @@
 #include <sys/syscall.h>
 #include <sys/un.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <cstddef>
@@ -176,6 +177,10 @@ std::vector<Probe> probes() {
        EPERM, true},
       {"ioctl(TIOCLINUX)",
        [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), TIOCLINUX, nullptr)); }, EPERM, true},
+      // Stopping the terminal's output (tcflow(TCOOFF)) would block the
+      // supervisor's own messages, and with them its timeout.
+      {"ioctl(TCXONC)", [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), TCXONC, TCOOFF)); },
+       EPERM, true},
       // A text console's keyboard mode and active VT (KDSKBMODE, VT_ACTIVATE).
       {"ioctl(KDSKBMODE)",
        [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), 0x4b45, 4 /* K_OFF */)); }, EPERM, true},
