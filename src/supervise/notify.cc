@@ -82,7 +82,18 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     return;
   }
   const std::string named = absolute_in_jail(pid, dirfd, given);
-  if (named.empty()) return;
+  if (named.empty()) {
+    // Relative to a directory whose path cannot be read (deeper than
+    // PATH_MAX, or not a directory of the filesystem): no verdict can be
+    // reached, so none is given in its favour.
+    resp->flags = 0;
+    resp->error = -EACCES;
+    if (sink_)
+      sink_->fs_denied(pid, {given, "", wants_write(flags) ? "write" : "read", "built in",
+                             "relative to a directory whose path cannot be read: not judged, "
+                             "refused"});
+    return;
+  }
   std::string path = normalize_path(named);
   bool write = wants_write(flags);
   std::string verdict = trace_(path, write);
@@ -284,7 +295,18 @@ bool NotifyHandler::exec_may_run(int pid, int dirfd, std::string* path) {
   if (absolute.empty()) return true;  // cannot tell: record it
   // Relative to a descriptor: the name alone would not say which file.
   if (dirfd != AT_FDCWD && (*path)[0] != '/') *path = normalize_path(absolute);
-  return may_exist_in_jail(root_fd_.get(), absolute);
+  if (may_exist_in_jail(root_fd_.get(), absolute)) return true;
+  // A relative name may still lead somewhere its text does not: from a
+  // working directory that was removed ("... (deleted)"), "../x" is found.
+  // Asked of the directory itself; a false "may run" only records one more
+  // attempt, a false "cannot" would hide a program that ran.
+  if ((*path)[0] == '/') return false;
+  const std::string base = dirfd == AT_FDCWD ? fmt::format("/proc/{}/cwd", pid)
+                                             : fmt::format("/proc/{}/fd/{}", pid, dirfd);
+  UniqueFd dir(::open(base.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!dir) return true;
+  UniqueFd found(::openat(dir.get(), path->c_str(), O_PATH | O_CLOEXEC));
+  return found || (errno != ENOENT && errno != ENOTDIR);
 }
 
 int NotifyHandler::jail_root(int pid) {

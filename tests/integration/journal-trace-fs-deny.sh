@@ -84,4 +84,22 @@ check_capture "--trace, link: /proc/self/root$key is refused and recorded" \
 check "--trace, link: the three reads of the key through links failed with EACCES ($n_eacces)" \
   [ "$n_eacces" = 3 ]
 
+# From a working directory deeper than PATH_MAX (its path cannot be read), a
+# relative open cannot be judged: it is refused and recorded, not let through.
+deep='import os, sys
+for i in range(25):
+    os.mkdir("d" * 200); os.chdir("d" * 200)
+try:
+    os.open("../" * 40 + sys.argv[1].lstrip("/"), os.O_RDONLY); print("DEEP:opened")
+except OSError as e:
+    print("DEEP:" + __import__("errno").errorcode[e.errno])'
+capture jail --journal "$RUN/deep.jsonl" --trace -- python3 -c "$deep" /etc/hostname
+check_capture "--trace, deep working directory: the jailed probe ran (exit 0)" rc_is 0
+check_capture "--trace, deep working directory: the relative open is refused (EACCES)" \
+  out_has_line "DEEP:EACCES"
+OUT=$(fs_denies "$RUN/deep.jsonl") ERR="" RC=0
+check_capture "--trace, deep working directory: an fs.deny records it" \
+  out_matches "^FSDENY (\.\./)+etc/hostname\|read\|deny\|"
+rm -rf "$WS/dddd"*
+
 finish
