@@ -31,6 +31,9 @@ constexpr const char* kIncludeWhy =
 constexpr const char* kProgramWhy =
     "a program git's config runs (core.fsmonitor, a filter, a diff or merge driver, ...): git "
     "on the host runs it";
+constexpr const char* kNewRepositoryWhy =
+    "there was no repository when the jail started: git on the host runs the hooks and config "
+    "of one made since (a .git file names where they are)";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
@@ -369,6 +372,13 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
         for (const std::string& name : disk.list_dir(git_dir + "/hooks"))
           if (disk.kind(git_dir + "/hooks/" + name) == FileKind::kSymlink)
             protect.keep(git_dir + "/hooks/" + name, leaf_where);
+    // No repository yet: one made during the session, in any form (a .git
+    // directory, or a .git file naming a git directory elsewhere in the
+    // workspace, whose hooks nothing here protects), is reported.
+    if (disk.kind(git_dir) == FileKind::kMissing) {
+      protect.watch(git_dir, where, kNewRepositoryWhy);
+      continue;
+    }
     // A .git file (the workspace is a linked worktree or a submodule
     // checkout): rewritten, it would name another git directory.
     if (disk.kind(git_dir) == FileKind::kFile) {

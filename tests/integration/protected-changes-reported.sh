@@ -31,6 +31,17 @@ PY
 }
 plant_hook='mkdir -p .git/hooks 2>/dev/null; (printf "#!/bin/sh\necho planted\n" > .git/hooks/post-checkout) 2>/dev/null && echo HOOK:WRITTEN || echo HOOK:DENIED'
 
+# 0. No repository at the start: a .git *file* naming a repository made
+# elsewhere in the workspace (with a hook) is reported too.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c 'git init -q .cache/x && printf "#!/bin/sh\necho planted\n" > .cache/x/.git/hooks/pre-commit && echo "gitdir: .cache/x/.git" > .git && echo GITFILE:WRITTEN'
+check_capture "no repository yet: a .git file could be written" out_has_line GITFILE:WRITTEN
+check_capture "no repository yet: stderr names the created .git" \
+  err_matches "created '$WS/\.git': there was no repository when the jail started"
+capture changes
+check_capture "journal: fs.changed for .git, created" out_has_line "CHANGED $WS/.git|created|$WS/.git|1"
+rm -rf "$WS/.git" "$WS/.cache"
+
 # 1. No repository at the start: one made inside, with a hook, is reported.
 rm -f "$J"
 capture jail --journal "$J" -- sh -c "git init -q . && $plant_hook"
