@@ -28,7 +28,10 @@ if (echo "{\"hooks\": {}}" > "$HOME/.claude/settings.json") 2>/dev/null; then
 for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md; do
   if (echo "planted" >> "$HOME/.claude/$f") 2>/dev/null; then echo "PLANT:$f:WRITTEN"; else echo "PLANT:$f:DENIED"; fi
 done
-if (mkdir -p "$HOME/.claude/agents" && echo "planted" > "$HOME/.claude/agents/new.md") 2>/dev/null; then echo AGENTS:CREATED; else echo AGENTS:DENIED; fi'
+if (mkdir -p "$HOME/.claude/agents" && echo "planted" > "$HOME/.claude/agents/new.md") 2>/dev/null; then echo AGENTS:CREATED; else echo AGENTS:DENIED; fi
+for f in .claude/settings.json .claude/settings.local.json .mcp.json .claude/hooks/h.sh; do
+  if (echo "planted" >> "$f") 2>/dev/null; then echo "PROJECT:$f:WRITTEN"; else echo "PROJECT:$f:DENIED"; fi
+done'
 chmod 755 "$version_dir/9.9.9"
 mkdir -p "$FAKE_HOME/.local/bin"
 ln -s "$version_dir/9.9.9" "$FAKE_HOME/.local/bin/claude"
@@ -41,6 +44,10 @@ mkfile_as_user "$FAKE_HOME/.claude/CLAUDE.md" 'my memory'
 mkfile_as_user "$FAKE_HOME/.claude/local/claude" '#!/bin/sh'
 mkfile_as_user "$FAKE_HOME/.claude/rules/r.md" 'a rule'
 chown -R -h "$TEST_UID:$TEST_GID" "$FAKE_HOME/.local" "$FAKE_HOME/.claude"
+# The project's own Claude Code settings (hooks, MCP servers): read-only too.
+project_files=(.claude/settings.json .claude/settings.local.json .mcp.json .claude/hooks/h.sh)
+for f in "${project_files[@]}"; do mkfile_as_user "$WS/$f" '{}'; done
+chown -R "$TEST_UID:$TEST_GID" "$WS/.claude"
 AJ_EXTRA_ENV=("PATH=$FAKE_HOME/.local/bin:/usr/local/bin:/usr/bin:/bin"
   ANTHROPIC_API_KEY=sk-ant-test-key GITHUB_TOKEN=ghp_testtoken)
 
@@ -76,6 +83,9 @@ for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md
   check_capture "claude profile: ~/.claude/$f cannot be changed" out_has_line "PLANT:$f:DENIED"
 done
 check "host: the hook script, plugin, command and memory are unchanged" [ "$(snapshot)" = "$kept" ]
+for f in "${project_files[@]}"; do
+  check_capture "claude profile: the project's $f cannot be changed" out_has_line "PROJECT:$f:DENIED"
+done
 check_capture "claude profile: an agents directory made inside is reported" \
   err_matches "created '$FAKE_HOME/\.claude/agents'"
 check "host: ~/.claude.json holds what the agent wrote" grep -q '"numStartups": 2' "$FAKE_HOME/.claude.json"
