@@ -120,6 +120,35 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
   return done.empty() ? "/" : normalize_path(done);
 }
 
+namespace {
+
+// The last number of a /proc/PID/status line ("NSpid:\t12\t3"): the id in
+// the innermost PID namespace.
+std::string innermost_id(const std::string& status, std::string_view key) {
+  const std::size_t at = status.find(std::string(key) + ":");
+  if (at == std::string::npos) return {};
+  const std::size_t end = status.find('\n', at);
+  const std::string line = status.substr(at, end == std::string::npos ? end : end - at);
+  const std::size_t last = line.find_last_of(" \t");
+  return last == std::string::npos ? std::string() : line.substr(last + 1);
+}
+
+}  // namespace
+
+std::string proc_self_as(const std::string& path, int tid) {
+  for (const std::string_view who : {"/proc/self", "/proc/thread-self"}) {
+    if (path.compare(0, who.size(), who) != 0) continue;
+    if (path.size() > who.size() && path[who.size()] != '/') continue;
+    const std::string status = read_file(fmt::format("/proc/{}/status", tid)).value_or("");
+    const std::string tgid = innermost_id(status, "NStgid"), id = innermost_id(status, "NSpid");
+    if (tgid.empty() || id.empty()) return path;
+    const std::string named =
+        who == "/proc/self" ? "/proc/" + tgid : "/proc/" + tgid + "/task/" + id;
+    return named + path.substr(who.size());
+  }
+  return path;
+}
+
 std::string through_proc_links(const std::string& path, const std::function<std::string()>& cwd) {
   // "/proc/<who>/<link>" and what follows, taken apart without clean-up:
   // the rest keeps its ".." for resolve_in_jail to take after the link.

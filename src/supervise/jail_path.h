@@ -33,6 +33,12 @@ std::string absolute_in_jail(int pid, int dirfd, const std::string& path);
 // worked out (too many links, a magic /proc link, an unreadable directory).
 std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last);
 
+// path with a leading /proc/self or /proc/thread-self naming the thread tid
+// (as its own PID namespace numbers it) instead: looked up by the
+// supervisor, those would name the supervisor. Other paths are returned as
+// they are.
+std::string proc_self_as(const std::string& path, int tid);
+
 // /proc/self/root/x, /proc/thread-self/root/x and /proc/N/root/x name x in
 // the jail's root (its processes share one: chroot is refused), and
 // /proc/self/cwd/x (or thread-self) x in the caller's working directory,

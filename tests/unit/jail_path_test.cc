@@ -3,6 +3,8 @@
 #include "supervise/jail_path.h"
 
 #include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <unistd.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -114,4 +116,19 @@ TEST_CASE("through_proc_links: every other path is left as it is") {
 }
 
 }  // namespace
+}  // namespace aj
+
+namespace aj {
+
+TEST_CASE("proc_self_as names the thread's own process where /proc/self would name the looker") {
+  const int pid = ::getpid();
+  CHECK(proc_self_as("/proc/self/fd/3", pid) == fmt::format("/proc/{}/fd/3", pid));
+  CHECK(proc_self_as("/proc/self", pid) == fmt::format("/proc/{}", pid));
+  CHECK(proc_self_as("/proc/thread-self/fd/1", pid) == fmt::format("/proc/{0}/task/{0}/fd/1", pid));
+  for (const char* other : {"/proc/selfish/fd/3", "/proc/1/fd/3", "/etc/self", "proc/self/fd"}) {
+    CAPTURE(other);
+    CHECK(proc_self_as(other, pid) == other);
+  }
+}
+
 }  // namespace aj
