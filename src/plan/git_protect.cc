@@ -222,12 +222,14 @@ namespace {
 // working tree. Section names come without their subsection.
 bool names_program(const GitConfigEntry& e) {
   static const std::pair<const char*, const char*> kKeys[] = {
-      {"core", "fsmonitor"},   {"core", "sshcommand"}, {"core", "editor"},
-      {"core", "pager"},       {"core", "askpass"},    {"diff", "external"},
-      {"diff", "command"},     {"diff", "textconv"},   {"merge", "driver"},
-      {"filter", "clean"},     {"filter", "smudge"},   {"filter", "process"},
-      {"sequence", "editor"},  {"gpg", "program"},     {"credential", "helper"},
-      {"uploadpack", "packobjectshook"}};
+      {"core", "fsmonitor"},    {"core", "sshcommand"},
+      {"core", "editor"},       {"core", "pager"},
+      {"core", "askpass"},      {"diff", "external"},
+      {"diff", "command"},      {"diff", "textconv"},
+      {"merge", "driver"},      {"filter", "clean"},
+      {"filter", "smudge"},     {"filter", "process"},
+      {"sequence", "editor"},   {"gpg", "program"},
+      {"credential", "helper"}, {"uploadpack", "packobjectshook"}};
   if (e.section == "pager" || (e.section == "alias" && e.value.starts_with("!"))) return true;
   for (const auto& [section, key] : kKeys)
     if (e.section == section && e.key == key) return true;

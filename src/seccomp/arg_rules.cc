@@ -52,20 +52,14 @@ constexpr std::string_view kNoXattrWhy = "extended attributes cannot be changed"
 // its output is redirected to) or, without a user namespace, on any file of
 // the user opened read-only (chattr's flags, the project ID, fs-verity, which
 // makes a file read-only for good, an encryption policy).
-const std::vector<std::uint32_t> kDeniedIoctls = {TIOCSTI,
-                                                  TIOCLINUX,
-                                                  TIOCSETD,  // the terminal's line discipline
-                                                  TIOCEXCL,  // no more opens of it
-                                                  // Stopping the terminal's output: our
-                                                  // own diagnostics would block on it.
-                                                  TCXONC,
-                                                  FS_IOC_SETFLAGS,
-                                                  FS_IOC32_SETFLAGS,
-                                                  FS_IOC_FSSETXATTR,
-                                                  FS_IOC_SETVERSION,
-                                                  FS_IOC32_SETVERSION,
-                                                  FS_IOC_ENABLE_VERITY,
-                                                  FS_IOC_SET_ENCRYPTION_POLICY};
+const std::vector<std::uint32_t> kDeniedIoctls = {
+    TIOCSTI, TIOCLINUX,
+    TIOCSETD,  // the terminal's line discipline
+    TIOCEXCL,  // no more opens of it
+    // Stopping the terminal's output: our
+    // own diagnostics would block on it.
+    TCXONC, FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
+    FS_IOC32_SETVERSION, FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY};
 constexpr std::string_view kNoInodeFlagsWhy = "inode flags and attributes cannot be changed";
 
 ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~std::uint64_t{0}) {
@@ -115,10 +109,13 @@ ArgFilter socket_filter(const SeccompOptions& o) {
 // socket. Stream and seqpacket pairs stay connected to each other for good.
 ArgFilter socketpair_filter(const SeccompOptions& o) {
   if (!o.no_unix_sockets)
-    return {"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}),
-            rules_arg_in(0, {AF_UNIX}), "only AF_UNIX socket pairs"};
+    return {"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}), rules_arg_in(0, {AF_UNIX}),
+            "only AF_UNIX socket pairs"};
   constexpr std::uint64_t kTypeMask = 0xf;  // SOCK_TYPE_MASK: the rest are flags
-  ArgFilter f{"socketpair", EAFNOSUPPORT, rules_arg_outside(0, {AF_UNIX}), {},
+  ArgFilter f{"socketpair",
+              EAFNOSUPPORT,
+              rules_arg_outside(0, {AF_UNIX}),
+              {},
               "only AF_UNIX stream and seqpacket socket pairs (no user namespace: a datagram "
               "pair could send to the host's sockets)"};
   for (std::uint64_t type = 0; type <= kTypeMask; ++type) {

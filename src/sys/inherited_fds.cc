@@ -25,8 +25,8 @@ std::vector<std::string> refused_inherited_fds(const std::vector<int>& fds) {
     const std::string why = walkable_fd_reason(fd);
     if (why.empty()) continue;
     std::string target(4096, '\0');
-    const ssize_t n = ::readlink(fmt::format("/proc/self/fd/{}", fd).c_str(), target.data(),
-                                 target.size() - 1);
+    const ssize_t n =
+        ::readlink(fmt::format("/proc/self/fd/{}", fd).c_str(), target.data(), target.size() - 1);
     target.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
     out.push_back(fmt::format(
         "file descriptor {}{} {}: the command could reach the host's files through it, past "

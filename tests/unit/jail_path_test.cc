@@ -3,9 +3,8 @@
 #include "supervise/jail_path.h"
 
 #include <doctest/doctest.h>
-#include <fmt/format.h>
-#include <unistd.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

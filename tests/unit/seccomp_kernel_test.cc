@@ -368,8 +368,8 @@ TEST_CASE("with no_unix_sockets as well the kernel refuses every socket; socketp
           struct sockaddr_un a = {};
           a.sun_family = AF_UNIX;
           std::memcpy(a.sun_path, "\0aj-squat", 9);
-          return errno_of(bind(sv[0], reinterpret_cast<sockaddr*>(&a),
-                               offsetof(sockaddr_un, sun_path) + 9));
+          return errno_of(
+              bind(sv[0], reinterpret_cast<sockaddr*>(&a), offsetof(sockaddr_un, sun_path) + 9));
         }) == EPERM);
   const BpfProgram inet =
       compile(SeccompDefault::kAllow, {}, {}, SeccompAction::kErrno, {.no_unix_sockets = true});

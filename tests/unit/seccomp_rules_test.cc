@@ -35,9 +35,9 @@ SyscallArgs args0(std::uint64_t a0, std::uint64_t a1 = 0, std::uint64_t a2 = 0,
 std::vector<std::uint64_t> edge_values() {
   std::vector<std::uint64_t> v;
   for (std::uint64_t i = 0; i < 64; ++i) v.push_back(i);
-  for (std::uint64_t base : {0x5410ULL, 0x5412ULL, 0x541cULL, 0x4b00ULL, 0x4bffULL, 0x5600ULL,
-                             0x56ffULL, 0x4b45ULL, 0x7fffffffULL, 0x80000000ULL,
-                             0xfffffffeULL, 0xffffffffULL, 0x100000000ULL}) {
+  for (std::uint64_t base :
+       {0x5410ULL, 0x5412ULL, 0x541cULL, 0x4b00ULL, 0x4bffULL, 0x5600ULL, 0x56ffULL, 0x4b45ULL,
+        0x7fffffffULL, 0x80000000ULL, 0xfffffffeULL, 0xffffffffULL, 0x100000000ULL}) {
     for (std::uint64_t hi : {0ULL, 1ULL << 32, 0xffffffffULL << 32, 1ULL << 63}) {
       for (int d = -2; d <= 2; ++d) v.push_back((base + static_cast<std::uint64_t>(d)) | hi);
     }
@@ -92,8 +92,8 @@ TEST_CASE("every built-in argument filter's complement is exactly what its deny 
       CHECK_FALSE(f.deny.empty());
       // Only a filter that refuses every call has nothing left to allow.
       const bool no_sockets = o.no_inet_sockets && o.no_unix_sockets;
-      const bool refuses_all =
-          (no_sockets && (f.syscall == "socket" || f.syscall == "bind" || f.syscall == "connect")) ||
+      const bool refuses_all = (no_sockets && (f.syscall == "socket" || f.syscall == "bind" ||
+                                               f.syscall == "connect")) ||
                                f.syscall == "truncate" || f.syscall.starts_with("shm") ||
                                f.syscall.starts_with("sem") || f.syscall.starts_with("msg") ||
                                f.syscall.starts_with("mq_") || f.syscall == "pidfd_send_signal";
