@@ -40,6 +40,11 @@ void json_append(std::string& out, std::string_view s) {
       if (n == 0) {
         out += "\xEF\xBF\xBD";  // U+FFFD for a byte that is not UTF-8
         ++i;
+      } else if (n == 2 && c == 0xC2 && static_cast<unsigned char>(s[i + 1]) <= 0x9F) {
+        // C1 controls (U+0080-U+009F) are control characters too: escaped,
+        // so that a terminal showing the raw file does not act on them.
+        fmt::format_to(std::back_inserter(out), "\\u{:04x}", static_cast<unsigned char>(s[i + 1]));
+        i += 2;
       } else {
         out.append(s.substr(i, n));
         i += n;

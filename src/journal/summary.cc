@@ -193,10 +193,14 @@ std::uint32_t code_point(std::string_view seq) {
   return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
 }
 
-// C1 controls and the bidirectional overrides that reorder what follows.
+// C1 controls, the bidirectional controls that reorder what follows, and
+// the other characters that show nothing (format characters, line and
+// paragraph separators, tags): each could hide or disguise what a line says.
 bool invisible_control(std::uint32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) ||
-         (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200E || cp == 0x200F;
+  return (cp >= 0x80 && cp <= 0x9F) || cp == 0xAD || cp == 0x61C || cp == 0x180E ||
+         (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
+         (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
+         (cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0x1D173 && cp <= 0x1D17A);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "base/json.h"
 #include "journal/json_read.h"
@@ -119,6 +120,20 @@ TEST_CASE("nesting is bounded, so a hostile line cannot exhaust the stack") {
   std::string ok(50, '[');
   ok += std::string(50, ']');
   CHECK(parse_json(ok).has_value());
+}
+
+TEST_CASE("json_string escapes C1 controls, which a terminal would act on") {
+  for (unsigned c = 0x80; c <= 0x9f; ++c) {
+    CAPTURE(c);
+    std::string s = "a\xc2";
+    s += static_cast<char>(c);
+    const std::string j = json_string(s);
+    CHECK(j == fmt::format("\"a\\u{:04x}\"", c));
+    auto v = parse_json(j);
+    REQUIRE(v.has_value());
+    CHECK(v->text == s);
+  }
+  CHECK(json_string("\xc2\xa0") == "\"\xc2\xa0\"");  // U+00A0 is printable: kept
 }
 
 TEST_CASE("every string json_string writes reads back") {
