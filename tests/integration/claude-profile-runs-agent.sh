@@ -25,11 +25,11 @@ if c=$(cat "$HOME/.ssh/id_rsa" 2>/dev/null) && [ -n "$c" ]; then echo "SSH:READ:
 echo "# planted" >> "$HOME/.bashrc" && echo BASHRC:APPENDED
 if (echo "{\"hooks\": {}}" > "$HOME/.claude/settings.json") 2>/dev/null; then
   echo SETTINGS:WRITTEN; else echo SETTINGS:DENIED; fi
-for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md; do
+for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md remote-settings.json; do
   if (echo "planted" >> "$HOME/.claude/$f") 2>/dev/null; then echo "PLANT:$f:WRITTEN"; else echo "PLANT:$f:DENIED"; fi
 done
 if (mkdir -p "$HOME/.claude/agents" && echo "planted" > "$HOME/.claude/agents/new.md") 2>/dev/null; then echo AGENTS:CREATED; else echo AGENTS:DENIED; fi
-for f in .claude/settings.json .claude/settings.local.json .mcp.json .claude/hooks/h.sh; do
+for f in .claude/settings.json .claude/settings.local.json .mcp.json .claude/hooks/h.sh .claude/launch.json .claude/workflows/w.js; do
   if (echo "planted" >> "$f") 2>/dev/null; then echo "PROJECT:$f:WRITTEN"; else echo "PROJECT:$f:DENIED"; fi
 done'
 chmod 755 "$version_dir/9.9.9"
@@ -43,9 +43,11 @@ mkfile_as_user "$FAKE_HOME/.claude/commands/x.md" 'a command'
 mkfile_as_user "$FAKE_HOME/.claude/CLAUDE.md" 'my memory'
 mkfile_as_user "$FAKE_HOME/.claude/local/claude" '#!/bin/sh'
 mkfile_as_user "$FAKE_HOME/.claude/rules/r.md" 'a rule'
+mkfile_as_user "$FAKE_HOME/.claude/remote-settings.json" '{}'
 chown -R -h "$TEST_UID:$TEST_GID" "$FAKE_HOME/.local" "$FAKE_HOME/.claude"
 # The project's own Claude Code settings (hooks, MCP servers): read-only too.
-project_files=(.claude/settings.json .claude/settings.local.json .mcp.json .claude/hooks/h.sh)
+project_files=(.claude/settings.json .claude/settings.local.json .mcp.json .claude/hooks/h.sh
+  .claude/launch.json .claude/workflows/w.js)
 for f in "${project_files[@]}"; do mkfile_as_user "$WS/$f" '{}'; done
 chown -R "$TEST_UID:$TEST_GID" "$WS/.claude"
 AJ_EXTRA_ENV=("PATH=$FAKE_HOME/.local/bin:/usr/local/bin:/usr/bin:/bin"
@@ -79,7 +81,7 @@ check_capture "claude profile: ~/.ssh/id_rsa cannot be read" out_has_line SSH:DE
 check_capture "claude profile: the bait appears nowhere" all_lacks "$bait"
 check_capture "claude profile: ~/.claude/settings.json (hooks) cannot be changed" \
   out_has_line SETTINGS:DENIED
-for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md; do
+for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md local/claude rules/r.md remote-settings.json; do
   check_capture "claude profile: ~/.claude/$f cannot be changed" out_has_line "PLANT:$f:DENIED"
 done
 check "host: the hook script, plugin, command and memory are unchanged" [ "$(snapshot)" = "$kept" ]
