@@ -6,6 +6,7 @@
 
 #include "app_journal_sink.h"
 #include "base/log.h"
+#include "journal/summary.h"
 #include "plan/git_protect.h"
 #include "policy/variables.h"
 #include "sys/host_probe.h"
@@ -30,8 +31,10 @@ std::vector<std::string> git_settings_of(const std::string& path) {
 
 }  // namespace
 
-WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths)
+WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths,
+                           const std::vector<std::string>& env)
     : paths_(paths), before_(take_paths_state(roots_of(paths))) {
+  redactor_.add_secret_environment(env);
   for (const auto& p : paths_)
     if (looks_like_git_config(p.path)) git_settings_before_[p.path] = git_settings_of(p.path);
 }
@@ -83,9 +86,11 @@ void WatchedPaths::report(JournalSink* journal) {
               what ? what : "changed what is under", watched.path, more, watched.why,
               rule.empty() ? "" : " (" + rule + ")");
     const std::vector<std::string> added = git_settings_added(watched.path);
+    // The setting is the command's text: shown escaped (it could hold
+    // terminal controls) and without secrets, as the journal shows it.
     for (const auto& setting : added)
       log::warn("'{}' now sets {}: git on the host would run it (or read more config from it)",
-                watched.path, setting);
+                watched.path, display_safe(redactor_.redact(setting)));
     if (journal) journal->watched_changed(watched.path, rule, change, watched.why, entries, added);
   }
 }

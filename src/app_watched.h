@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "journal/redact.h"
 #include "plan/plan.h"
 #include "supervise/watched_paths.h"
 
@@ -15,8 +16,9 @@ class JournalSink;
 
 class WatchedPaths {
  public:
-  // Takes the paths' state; call before the command starts.
-  explicit WatchedPaths(const std::vector<WatchedPath>& paths);
+  // Takes the paths' state; call before the command starts. env: the
+  // command's environment, whose secret values the warnings never show.
+  WatchedPaths(const std::vector<WatchedPath>& paths, const std::vector<std::string>& env);
 
   // Compares with the state now (once the session's processes are gone):
   // one warning and one fs.changed event (when journal is given) per watched
@@ -31,6 +33,7 @@ class WatchedPaths {
   // For each watched git config file (plan/git_protect.h), the settings that
   // run code it held before the command started.
   std::map<std::string, std::vector<std::string>> git_settings_before_;
+  Redactor redactor_;
   bool reported_ = false;
 };
 

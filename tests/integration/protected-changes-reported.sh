@@ -112,10 +112,13 @@ rm -f "$WS/.git/hooks/post-checkout"
 if [ "$AJ_TEST_MODE" = nouserns ]; then
   rm -f "$J"
   cp "$WS/.git/config" "$RUN/config.saved"
-  capture jail --journal "$J" -- sh -c 'printf "[core]\n\tfsmonitor = \"touch /tmp/x\"\n" >> .git/config && echo CONFIG:WRITTEN'
+  capture jail --journal "$J" -- sh -c 'printf "[core]\n\tfsmonitor = \"touch /tmp/x\"\n[alias]\n\tz = \"!true \033[8m\"\n" >> .git/config && echo CONFIG:WRITTEN'
   check_capture "no mount namespace: .git/config could be written" out_has_line CONFIG:WRITTEN
   check_capture "no mount namespace: stderr names the setting git would run" \
     err_matches "'$WS/\.git/config' now sets core\.fsmonitor = touch /tmp/x: git on the host would run it"
+  check_capture "no mount namespace: the setting's terminal controls are shown escaped" \
+    err_matches "now sets alias\.z = !true \\\\x1b\[8m"
+  check_capture "no mount namespace: ... and not sent to the terminal" all_lacks $'\e[8m'
   check "journal: fs.changed for .git/config lists the setting" \
     python3 -c 'import json,sys
 ev=[json.loads(l) for l in open(sys.argv[1])]
