@@ -323,6 +323,11 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.own_session = !facts.controlling_terminal;
   if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
   check_journal_placement(plan, req, journal_dir, errors);
+  // Reached through a link, the directory is where the link leads: that is
+  // what the jail could write.
+  if (errors.empty() && !journal_dir.empty())
+    if (auto real = disk.real_path(journal_dir); real && *real != journal_dir)
+      check_journal_placement(plan, req, *real, errors);
   if (plan.net == NetMode::kProxy)
     errors.push_back(policy.network.mode.where.str() +
                      ": network mode \"proxy\" is not yet enforced");

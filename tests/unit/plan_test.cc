@@ -245,6 +245,21 @@ TEST_CASE("the journal's directory is hidden from the jail") {
   CHECK(index_of(d, "hide dir '/home/u/.local/state/agentjail/sessions'") < d.size());
 }
 
+TEST_CASE("a journal directory reached through a link is judged where the link leads") {
+  FakeDisk d = disk();
+  d.kinds["/srv/logs"] = FileKind::kSymlink;
+  d.real["/srv/logs"] = "/home/u/proj/logs";  // inside the writable workspace
+  PlanInputs in;
+  in.user_namespace = false;
+  in.journal_target = "/srv/logs/x.jsonl";
+  PlanResult r = plan_with(policy(), d, in);
+  CHECK_FALSE(r.plan);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].find("'/home/u/proj/logs' cannot be hidden") != std::string::npos);
+  d.real["/srv/logs"] = "/srv/real-logs";  // leading elsewhere: fine
+  CHECK(plan_with(policy(), d, in).plan);
+}
+
 TEST_CASE("the environment is rebuilt: secrets withheld, HOME and TMPDIR set") {
   PlanResult r = plan_with(policy());
   REQUIRE(r.plan);
