@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <ctime>
+#include <utility>
 
 #include "base/utf8.h"
 
@@ -196,11 +197,16 @@ std::uint32_t code_point(std::string_view seq) {
 // C1 controls, the bidirectional controls that reorder what follows, and
 // the other characters that show nothing (format characters, line and
 // paragraph separators, tags): each could hide or disguise what a line says.
+// (Unicode's Default_Ignorable_Code_Point set, the Hangul fillers with it.)
 bool invisible_control(std::uint32_t cp) {
-  return (cp >= 0x80 && cp <= 0x9F) || cp == 0xAD || cp == 0x61C || cp == 0x180E ||
-         (cp >= 0x200B && cp <= 0x200F) || (cp >= 0x2028 && cp <= 0x202E) ||
-         (cp >= 0x2060 && cp <= 0x206F) || cp == 0xFEFF || (cp >= 0xFFF9 && cp <= 0xFFFB) ||
-         (cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0x1D173 && cp <= 0x1D17A);
+  static constexpr std::pair<std::uint32_t, std::uint32_t> kRanges[] = {
+      {0x80, 0x9F},       {0xAD, 0xAD},       {0x34F, 0x34F},    {0x61C, 0x61C},   {0x115F, 0x1160},
+      {0x17B4, 0x17B5},   {0x180B, 0x180F},   {0x200B, 0x200F},  {0x2028, 0x202E}, {0x2060, 0x206F},
+      {0x3164, 0x3164},   {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},  {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB},
+      {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
+  for (const auto& [lo, hi] : kRanges)
+    if (cp >= lo && cp <= hi) return true;
+  return false;
 }
 
 }  // namespace
@@ -215,6 +221,9 @@ std::string display_safe(std::string_view s) {
              : c == '\t' ? "\\t"
              : c == '\r' ? "\\r"
                          : fmt::format("\\x{:02x}", c);
+      ++i;
+    } else if (c == '\\') {
+      out += "\\\\";  // so that a literal "\u202e" cannot pass for an escaped one
       ++i;
     } else if (c < 0x80) {
       out += static_cast<char>(c);

@@ -221,7 +221,9 @@ TEST_CASE("summaries cannot smuggle terminal control sequences") {
   const Row rows[] = {{"a\xc2\xad", "a\\u00ad"},          {"a\xd8\x9c", "a\\u061c"},
                       {"a\xe2\x80\x8b", "a\\u200b"},      {"a\xe2\x80\xa8", "a\\u2028"},
                       {"a\xe2\x81\xa0", "a\\u2060"},      {"a\xef\xbb\xbf", "a\\ufeff"},
-                      {"a\xf3\xa0\x80\x81", "a\\ue0001"}, {"caf\xc3\xa9", "caf\xc3\xa9"}};
+                      {"a\xf3\xa0\x80\x81", "a\\ue0001"}, {"caf\xc3\xa9", "caf\xc3\xa9"},
+                      {"a\xcd\x8f", "a\\u034f"},          {"a\xe3\x85\xa4", "a\\u3164"},
+                      {"a\xef\xb8\x8f", "a\\ufe0f"},      {"a\\u202e", "a\\\\u202e"}};
   for (const Row& r : rows) {
     CAPTURE(r.in);
     CHECK(display_safe(r.in) == r.out);
