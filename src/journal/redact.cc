@@ -297,7 +297,21 @@ std::string Redactor::remove_secrets(std::string_view s) const {
     next.append(cur, copied);
     cur = std::move(next);
   }
+  for (const std::string& secret : secrets_) cur = remove_cut_secret(cur, secret);
   return cur;
+}
+
+std::string Redactor::remove_cut_secret(const std::string& s, const std::string& secret) {
+  std::string_view body = s;
+  if (body.ends_with(kCutMarker)) body.remove_suffix(kCutMarker.size());
+  const std::string_view head = std::string_view(secret).substr(0, kMinSecretLength);
+  for (std::size_t pos = body.find(head); pos != std::string_view::npos;
+       pos = body.find(head, pos + 1)) {
+    const std::size_t tail = body.size() - pos;
+    if (tail < secret.size() && std::string_view(secret).substr(0, tail) == body.substr(pos))
+      return std::string(s.substr(0, pos)) + std::string(kRedacted) + s.substr(body.size());
+  }
+  return s;
 }
 
 std::string Redactor::redact(std::string_view s) const { return redact_arg(remove_secrets(s)); }

@@ -11,6 +11,10 @@ namespace aj {
 
 inline constexpr std::string_view kRedacted = "[REDACTED]";
 
+// What ends a string the supervisor read only the start of (its cap on one
+// string): a secret may then stand there cut short.
+inline constexpr std::string_view kCutMarker = "...[+more bytes]";
+
 // Replaces every credential-looking part of s: tokens with a known prefix
 // (sk-, ghp_/gho_/ghs_/ghu_/ghr_, github_pat_, glpat-, AKIA/ASIA key ids,
 // xox?-, AIza, npm_), JWTs (eyJ...x.y.z), the credential after "Bearer " or
@@ -42,12 +46,14 @@ class Redactor {
   std::size_t secret_count() const { return secrets_.size(); }
 
   // Exact secrets first (longest first, so one secret inside another goes
-  // entirely), then redact_arg.
+  // entirely), and the start of one that ends the text (before kCutMarker,
+  // if any: the rest was cut off), then redact_arg.
   std::string redact(std::string_view s) const;
   std::vector<std::string> redact_argv(const std::vector<std::string>& argv) const;
 
  private:
   std::string remove_secrets(std::string_view s) const;
+  static std::string remove_cut_secret(const std::string& s, const std::string& secret);
   std::vector<std::string> secrets_;  // longest first
 };
 

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "journal/redact.h"
 #include "sys/pidfd_uapi.h"
 
 namespace aj {
@@ -17,7 +18,7 @@ namespace {
 
 constexpr std::size_t kMaxString = 4096;  // the journal's cap on one string
 constexpr std::size_t kMaxArgs = 256;
-constexpr std::string_view kCutString = "...[+more bytes]";
+constexpr std::string_view kCutString = kCutMarker;
 constexpr std::string_view kCutList = "[+more]";
 
 // The pointer array argv points at (up to the terminating null).

@@ -41,4 +41,15 @@ check "journal: the test's unique token ($tok) appears nowhere in the file" \
   sh -c '! grep -qF -- "$1" "$2"' sh "$tok" "$J"
 check "journal: the redacted places say [REDACTED]" grep -qF '[REDACTED]' "$J"
 
+# A secret longer than the supervisor reads of one argument (4 KiB: a PEM key
+# in a variable) is cut short there, and still redacted.
+long_value="LONGSECRET${tok}$(head -c 3000 /dev/zero | tr '\0' 'k')$(head -c 3000 /dev/zero | tr '\0' 'm')"
+AJ_EXTRA_ENV=("MY_API_TOKEN=$long_value")
+rm -f "$J"
+capture jail --journal "$J" --env MY_API_TOKEN -- sh -c '/bin/echo "$MY_API_TOKEN" >/dev/null'
+check_capture "long secret: the jailed command ran (exit 0)" rc_is 0
+check "long secret: its exec event is there" grep -q '"path":"/bin/echo"' "$J"
+check "long secret: no part of it appears in the file" \
+  sh -c '! grep -qF -- "LONGSECRET$1" "$2" && ! grep -qF kkkkkkkkkkkk "$2"' sh "$tok" "$J"
+
 finish

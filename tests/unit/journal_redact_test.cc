@@ -182,3 +182,21 @@ TEST_CASE("redaction stays fast on hostile input") {
 }
 
 }  // namespace aj
+
+namespace aj {
+
+TEST_CASE("a secret cut short at the end of a string (the supervisor's cap) is redacted") {
+  Redactor r;
+  const std::string secret = "PEMKEY" + std::string(5000, 'q') + "END";
+  r.add_secret(secret);
+  // As the supervisor reads a long argument: its start, then the cut marker.
+  const std::string cut = "x=" + secret.substr(0, 4000) + std::string(kCutMarker);
+  CHECK(r.redact(cut) == "x=" + std::string(kRedacted) + std::string(kCutMarker));
+  // Ending a string without the marker too, and not when only the first
+  // bytes happen to appear in the middle.
+  CHECK(r.redact("a " + secret.substr(0, 9)) == "a " + std::string(kRedacted));
+  CHECK(r.redact("PEMKEYqq then more") == "PEMKEYqq then more");
+  CHECK(r.redact("short PEMKE") == "short PEMKE");  // under kMinSecretLength
+}
+
+}  // namespace aj
