@@ -44,6 +44,11 @@ constexpr std::uint64_t kModeUsingOpenFlags = O_CREAT | kKernelTmpfileBit;
 constexpr std::string_view kNoSetIdWhy = "no set-user-ID or set-group-ID bits on files";
 constexpr std::string_view kNoXattrWhy = "extended attributes cannot be changed";
 
+// ext4's own numbers for setting the inode generation (_IOW('f', 4, long)
+// and its 32-bit form), beside the generic FS_IOC_SETVERSION.
+constexpr std::uint32_t kExt4SetVersion = 0x40086604;
+constexpr std::uint32_t kExt4SetVersion32 = 0x40046604;
+
 // ioctl requests refused everywhere: typing into the terminal, changing
 // its line discipline (kernel code of the command's choosing, left on the
 // caller's terminal) or locking it against opens; and changes
@@ -53,13 +58,20 @@ constexpr std::string_view kNoXattrWhy = "extended attributes cannot be changed"
 // the user opened read-only (chattr's flags, the project ID, fs-verity, which
 // makes a file read-only for good, an encryption policy).
 const std::vector<std::uint32_t> kDeniedIoctls = {
-    TIOCSTI, TIOCLINUX,
+    TIOCSTI,
+    TIOCLINUX,
     TIOCSETD,  // the terminal's line discipline
     TIOCEXCL,  // no more opens of it
-    // Stopping the terminal's output: our
-    // own diagnostics would block on it.
-    TCXONC, FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
-    FS_IOC32_SETVERSION, FS_IOC_ENABLE_VERITY, FS_IOC_SET_ENCRYPTION_POLICY};
+    TCXONC,    // stopping its output: our own messages would block on it
+    FS_IOC_SETFLAGS,
+    FS_IOC32_SETFLAGS,
+    FS_IOC_FSSETXATTR,
+    FS_IOC_SETVERSION,
+    FS_IOC32_SETVERSION,
+    kExt4SetVersion,
+    kExt4SetVersion32,
+    FS_IOC_ENABLE_VERITY,
+    FS_IOC_SET_ENCRYPTION_POLICY};
 constexpr std::string_view kNoInodeFlagsWhy = "inode flags and attributes cannot be changed";
 
 ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~std::uint64_t{0}) {
@@ -168,14 +180,21 @@ ArgFilter own_which_filter(std::string_view syscall, std::uint32_t own_which) {
   return f;
 }
 
-// fcntl: no F_SETOWN, F_SETOWN_EX or F_SETSIG, and no F_SETFL with O_ASYNC.
-ArgFilter async_fcntl_filter() {
-  const std::vector<std::uint32_t> owner = {F_SETOWN, F_SETOWN_EX, F_SETSIG};
-  std::vector<std::uint32_t> all = owner;
+// fcntl: no F_SETLEASE (a lease needs only ownership, no Landlock right,
+// and stalls everyone else's opens of the file for up to lease-break-time);
+// with guard_signals no F_SETOWN, F_SETOWN_EX or F_SETSIG, and no F_SETFL
+// with O_ASYNC.
+ArgFilter fcntl_filter(bool guard_signals) {
+  std::vector<std::uint32_t> refused = {F_SETLEASE};
+  if (!guard_signals)
+    return {"fcntl", EPERM, rules_low32_in(1, refused), rules_low32_outside(1, refused),
+            "file leases refused (they would stall others' opens of the file)"};
+  for (std::uint32_t cmd : {F_SETOWN, F_SETOWN_EX, F_SETSIG}) refused.push_back(cmd);
+  std::vector<std::uint32_t> all = refused;
   all.push_back(F_SETFL);
-  ArgFilter f{"fcntl", EPERM, rules_low32_in(1, owner), rules_low32_outside(1, all),
-              "asynchronous-I/O signals refused (they would reach any process; no signal "
-              "scoping)"};
+  ArgFilter f{"fcntl", EPERM, rules_low32_in(1, refused), rules_low32_outside(1, all),
+              "file leases and asynchronous-I/O signals refused (these would reach any "
+              "process; no signal scoping)"};
   const auto setfl = rules_low32_in(1, {F_SETFL});
   for (const ArgRule& r : rules_and(setfl, rules_any_bit(2, O_ASYNC))) f.deny.push_back(r);
   for (const ArgRule& r : rules_and(setfl, rules_no_bit(2, O_ASYNC))) f.complement.push_back(r);
@@ -207,8 +226,17 @@ ArgFilter open_filter(std::string_view syscall, unsigned flags_arg, unsigned mod
   }
   f.complement = rules_no_bit(flags_arg, kModeUsingOpenFlags);
   for (const ArgRule& r : rules_no_bit(mode_arg, kSetIdBits)) f.complement.push_back(r);
+  // Access mode 3 (O_ACCMODE: "for ioctl only") asks Landlock for no right
+  // at all: the descriptor then truncates (O_TRUNC), takes leases and sends
+  // ioctls to files outside every grant, another terminal of yours included.
+  f.why = "no set-ID file modes; no access mode 3 (O_ACCMODE)";
+  f.deny.push_back({{cmp(flags_arg, ArgOp::kMaskedEq, O_ACCMODE, O_ACCMODE)}});
+  f.complement = rules_and(f.complement, {{{cmp(flags_arg, ArgOp::kMaskedEq, 0, 1)}},
+                                          {{cmp(flags_arg, ArgOp::kMaskedEq, 0, 2)}}});
   if (!guard_truncate) return f;
-  f.why = "no set-ID file modes; no O_TRUNC on a read-only open (no Landlock TRUNCATE)";
+  f.why =
+      "no set-ID file modes; no access mode 3 (O_ACCMODE); no O_TRUNC on a read-only open (no "
+      "Landlock TRUNCATE)";
   f.deny.push_back({{cmp(flags_arg, ArgOp::kMaskedEq, O_TRUNC, O_TRUNC | O_ACCMODE)}});
   // Not truncating: O_TRUNC clear, or opened for writing (then Landlock's
   // WRITE_FILE right decides).
@@ -363,7 +391,6 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   std::vector<std::uint32_t> ioctls = kDeniedIoctls;
   if (options.guard_signals) {
     for (std::uint32_t req : {FIOSETOWN, SIOCSPGRP, FIOASYNC}) ioctls.push_back(req);
-    out.push_back(async_fcntl_filter());
     // A pidfd can also be an open /proc/<pid> directory, which names no pid a
     // filter could read: refused whole, as by a kernel before 5.1 (ENOSYS),
     // so that callers (Go's os.Process) fall back to kill.
@@ -387,6 +414,7 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),
                  rules_no_bit(0, kUnshareNamespaceFlags), "no new namespaces"});
   out.push_back(socket_filter(options));
+  out.push_back(fcntl_filter(options.guard_signals));
   out.push_back(socketpair_filter(options));
   if (options.no_unix_sockets && options.no_inet_sockets) {
     // Only socket pairs exist, already connected: naming an address could

@@ -177,6 +177,26 @@ std::vector<Probe> probes() {
        EPERM, true},
       {"ioctl(TIOCLINUX)",
        [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), TIOCLINUX, nullptr)); }, EPERM, true},
+      // Access mode 3 asks Landlock for no right: truncation, leases and
+      // ioctls on any file of the user's.
+      {"open(O_ACCMODE)", [] { return errno_of(open("/dev/null", O_ACCMODE | O_CLOEXEC)); },
+       EPERM, true},
+      {"openat(O_ACCMODE | O_TRUNC | 1 << 32)",
+       [] {
+         return errno_of(syscall(SYS_openat, AT_FDCWD, "/dev/null", O_ACCMODE | O_TRUNC | kHigh));
+       },
+       EPERM, true},
+      {"fcntl(F_SETLEASE)",
+       [] {
+         return on_scratch_file([](auto, int fd) { return fcntl(fd, F_SETLEASE, F_RDLCK); });
+       },
+       EPERM, true},
+      {"ioctl(EXT4_IOC_SETVERSION)",
+       [] {
+         long v = 1;
+         return errno_of(syscall(SYS_ioctl, pipe_fd(), 0x40086604, &v));
+       },
+       EPERM, true},
       // Stopping the terminal's output (tcflow(TCOOFF)) would block the
       // supervisor's own messages, and with them its timeout.
       {"ioctl(TCXONC)", [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), TCXONC, TCOOFF)); },
