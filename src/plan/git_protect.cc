@@ -34,6 +34,9 @@ constexpr const char* kProgramWhy =
 constexpr const char* kNewRepositoryWhy =
     "there was no repository when the jail started: git on the host runs the hooks and config "
     "of one made since (a .git file names where they are)";
+constexpr const char* kNamedGitDirWhy =
+    "in the git directory a .git file or commondir names: git on the host takes config and "
+    "hooks from there";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
@@ -320,6 +323,37 @@ class ConfigScanner {
   std::set<std::string> read_;  // files read for the current repository
 };
 
+// The directory a pointer file names: a .git file ("gitdir: PATH") or a
+// commondir ("PATH"), relative to base; "" when there is none.
+std::string pointed_dir(const Disk& disk, const std::string& file, const std::string& base,
+                        std::string_view prefix) {
+  const auto text = disk.read_text(file, 4096);
+  if (!text || !text->starts_with(prefix)) return {};
+  std::string path = text->substr(prefix.size());
+  while (!path.empty() && (path.back() == '\n' || path.back() == '\r' || path.back() == ' '))
+    path.pop_back();
+  if (path.empty()) return {};
+  return normalize_path(path[0] == '/' ? path : base + "/" + path);
+}
+
+// A git directory inside the workspace that a .git file or a commondir
+// names: git takes config and hooks from there, so they are kept as .git's
+// own are, and the directory is pinned (it cannot be renamed and replaced).
+void protect_named_git_dir(const std::string& named, const std::string& checkout,
+                           const std::vector<std::pair<std::string, SourceLoc>>& leaves,
+                           const std::string& workspace, const Disk& disk, Protector& protect,
+                           ConfigScanner& scanner) {
+  if (named.empty() || named == workspace || !path_is_within(named, workspace)) return;
+  if (disk.kind(named) != FileKind::kDirectory) return;
+  const SourceLoc& where = leaves.front().second;
+  for (const auto& [leaf, leaf_where] : leaves)
+    protect.keep_or_watch(named + leaf, leaf_where, kNamedGitDirWhy);
+  protect.pin(named, where);
+  for (const char* redirect : kRedirects)
+    protect.keep_or_watch(named + "/" + redirect, where, kRedirectWhy);
+  scanner.scan_repository(named, checkout);
+}
+
 }  // namespace
 
 std::vector<std::string> git_code_settings(const std::string& config) {
@@ -385,6 +419,8 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     // checkout): rewritten, it would name another git directory.
     if (disk.kind(git_dir) == FileKind::kFile) {
       protect.keep(git_dir, where);
+      protect_named_git_dir(pointed_dir(disk, git_dir, top, "gitdir: "), top, leaves, workspace,
+                            disk, protect, scanner);
       continue;
     }
     const std::vector<std::string> submodules = submodule_git_dirs(disk, git_dir);
@@ -404,9 +440,14 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
       protect.pin(git_dir + "/worktrees", where);
       protect.pin(wt, where);
     }
-    for (const std::string& dir : dirs)
+    for (const std::string& dir : dirs) {
       for (const char* redirect : kRedirects)
         protect.keep_or_watch(dir + "/" + redirect, where, kRedirectWhy);
+      // An existing commondir: where it points, git finds config and hooks.
+      const std::string common = pointed_dir(disk, dir + "/commondir", dir, "");
+      if (common != git_dir)
+        protect_named_git_dir(common, top, leaves, workspace, disk, protect, scanner);
+    }
     // Each submodule's checkout holds a .git file naming its git directory.
     for (const std::string& sub : submodules) {
       const auto config = disk.read_text(sub + "/config", 64 * 1024);

@@ -183,7 +183,17 @@ class Planner {
       error(r.where, fmt::format("'{}' resolves to '{}', outside the workspace", r.path, *real));
       return;
     }
+    if (*real != r.path && r.category == Category::kReadOnly) note_links(r);
     out.push_back({mk, *real, *real, r.where, 0, false});
+  }
+
+  // Each component of r.path that is a symbolic link (see MountPlan::links).
+  void note_links(const Request& r) {
+    for (std::size_t slash = r.path.find('/', 1);; slash = r.path.find('/', slash + 1)) {
+      const std::string prefix = r.path.substr(0, slash);
+      if (disk_.kind(prefix) == FileKind::kSymlink) plan_.links.push_back({prefix, r.where});
+      if (slash == std::string::npos) break;
+    }
   }
 
   void plan_hide(const Request& r, FileKind kind, std::vector<MountOp>& out) {

@@ -70,6 +70,10 @@ struct MountPlan {
   // nothing can be bound there, so the command may create them (a .git/hooks
   // in a workspace that had no repository).
   std::vector<ExpandedPath> unguarded;
+  // Symbolic links on the way to a read-only path (.claude -> cfg, a .git or
+  // .git/hooks that is a link): the bind lands where they lead, and a link
+  // inside a writable bind can be pointed elsewhere.
+  std::vector<ExpandedPath> links;
 };
 
 // The op whose mount a path lies on in the finished view (the deepest one

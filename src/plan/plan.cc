@@ -187,6 +187,11 @@ std::vector<WatchedPath> watched_paths(const Plan& plan,
                            "mount namespace"});
   for (const auto& w : git_watched)
     if (writable_bind_holding(plan.mounts, w.path)) out.push_back(w);
+  for (const auto& l : plan.mounts.links)
+    if (writable_bind_holding(plan.mounts, l.path))
+      out.push_back({l.path, l.where,
+                     "a symbolic link on the way to a read-only path: pointed elsewhere, it "
+                     "would lead to files the command made"});
   std::vector<WatchedPath> unique;
   for (auto& e : out) {
     bool seen = false;

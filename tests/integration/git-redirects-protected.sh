@@ -123,6 +123,23 @@ fi
 g -C "$WS" config --unset include.path
 rm -f "$WS/.gitconfig"
 
+# 6. A workspace whose .git is a file naming a git directory inside it
+# (git init --separate-git-dir): that directory's config and hooks are kept
+# as .git's own would be.
+mv "$WS/.git" "$RUN/git.saved"
+g init -q --separate-git-dir="$WS/inner.git" "$WS" || die "git init failed"
+capture jail -- sh -c "sh -c '$try_write' sh inner-config inner.git/config '[core] fsmonitor = evil'
+sh -c '$try_write' sh inner-hook inner.git/hooks/post-commit 'echo planted'"
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  check_capture "no mount namespace: a change to the named git directory's config is reported" \
+    err_matches "changed '$WS/inner\.git/config'"
+else
+  check_capture "the named git directory's config cannot be changed" out_has_line DENIED:inner-config
+  check_capture "the named git directory's hooks cannot be changed" out_has_line DENIED:inner-hook
+fi
+rm -rf "$WS/.git" "$WS/inner.git"
+mv "$RUN/git.saved" "$WS/.git"
+
 # Ordinary work reports nothing: a commit in the main repository and in the
 # submodule.
 capture jail -- sh -c 'git -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m in &&

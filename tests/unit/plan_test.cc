@@ -644,6 +644,61 @@ TEST_CASE("git_code_settings names what makes git run code; looks_like_git_confi
   CHECK_FALSE(looks_like_git_config("/w/.git/hooks"));
 }
 
+TEST_CASE("the git directory a .git file or a commondir names in the workspace is protected") {
+  const std::string w = "/home/u/proj", g = w + "/.git";
+  auto ro = [](const Plan& p, const std::string& path) {
+    const auto d = describe(p);
+    return index_of(d, "ro-bind '" + path + "'") < d.size();
+  };
+  SUBCASE("a .git file naming a git directory inside the workspace") {
+    FakeDisk d = disk();
+    d.kinds.erase(g + "/hooks");
+    d.kinds.erase(g + "/config");
+    d.kinds[g] = FileKind::kFile;
+    d.texts[g] = "gitdir: inner.git\n";
+    d.kinds[w + "/inner.git"] = d.kinds[w + "/inner.git/hooks"] = FileKind::kDirectory;
+    d.kinds[w + "/inner.git/config"] = FileKind::kFile;
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(ro(*r.plan, g));
+    CHECK(ro(*r.plan, w + "/inner.git/hooks"));
+    CHECK(ro(*r.plan, w + "/inner.git/config"));
+    const auto ops = describe(*r.plan);
+    CHECK(index_of(ops, "bind '" + w + "/inner.git'") < ops.size());  // pinned
+    auto wl = watched(*r.plan);
+    CHECK(index_of(wl, w + "/inner.git/commondir") < wl.size());
+  }
+  SUBCASE("an existing commondir naming a directory inside the workspace") {
+    FakeDisk d = disk();
+    d.kinds[g + "/commondir"] = FileKind::kFile;
+    d.texts[g + "/commondir"] = "../cd\n";
+    d.kinds[w + "/cd"] = d.kinds[w + "/cd/hooks"] = FileKind::kDirectory;
+    d.kinds[w + "/cd/config"] = FileKind::kFile;
+    d.texts[w + "/cd/config"] = "[core]\n\tfsmonitor = ./mon.sh\n";
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(ro(*r.plan, g + "/commondir"));
+    CHECK(ro(*r.plan, w + "/cd/hooks"));
+    CHECK(ro(*r.plan, w + "/cd/config"));
+    auto wl = watched(*r.plan);
+    CHECK(index_of(wl, w + "/mon.sh") < wl.size());  // its config is read too
+  }
+}
+
+TEST_CASE("a symbolic link on the way to a read-only path in a writable one is watched") {
+  const std::string w = "/home/u/proj", g = w + "/.git";
+  FakeDisk d = disk();
+  d.kinds[g + "/hooks"] = FileKind::kSymlink;  // .git/hooks -> ../myhooks
+  d.real[g + "/hooks"] = w + "/myhooks";
+  d.kinds[w + "/myhooks"] = FileKind::kDirectory;
+  PlanResult r = plan_with(policy(), d);
+  REQUIRE(r.plan);
+  const auto ops = describe(*r.plan);
+  CHECK(index_of(ops, "ro-bind '" + w + "/myhooks'") < ops.size());
+  auto wl = watched(*r.plan);
+  CHECK(index_of(wl, g + "/hooks") < wl.size());
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
   CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
