@@ -224,16 +224,40 @@ namespace {
 // written as a path (a bare name is looked up in $PATH), could be in the
 // working tree. Section names come without their subsection.
 bool names_program(const GitConfigEntry& e) {
-  static const std::pair<const char*, const char*> kKeys[] = {
-      {"core", "fsmonitor"},    {"core", "sshcommand"},
-      {"core", "editor"},       {"core", "pager"},
-      {"core", "askpass"},      {"diff", "external"},
-      {"diff", "command"},      {"diff", "textconv"},
-      {"merge", "driver"},      {"filter", "clean"},
-      {"filter", "smudge"},     {"filter", "process"},
-      {"sequence", "editor"},   {"gpg", "program"},
-      {"credential", "helper"}, {"uploadpack", "packobjectshook"}};
-  if (e.section == "pager" || (e.section == "alias" && e.value.starts_with("!"))) return true;
+  static const std::pair<const char*, const char*> kKeys[] = {{"core", "fsmonitor"},
+                                                              {"core", "sshcommand"},
+                                                              {"core", "editor"},
+                                                              {"core", "pager"},
+                                                              {"core", "askpass"},
+                                                              {"diff", "external"},
+                                                              {"diff", "command"},
+                                                              {"diff", "textconv"},
+                                                              {"merge", "driver"},
+                                                              {"filter", "clean"},
+                                                              {"filter", "smudge"},
+                                                              {"filter", "process"},
+                                                              {"sequence", "editor"},
+                                                              {"gpg", "program"},
+                                                              {"credential", "helper"},
+                                                              {"uploadpack", "packobjectshook"},
+                                                              {"core", "gitproxy"},
+                                                              {"core", "alternaterefscommand"},
+                                                              {"remote", "uploadpack"},
+                                                              {"remote", "receivepack"},
+                                                              {"gpg", "defaultkeycommand"},
+                                                              {"trailer", "cmd"},
+                                                              {"trailer", "command"},
+                                                              {"browser", "cmd"},
+                                                              {"difftool", "cmd"},
+                                                              {"mergetool", "cmd"},
+                                                              {"interactive", "difffilter"},
+                                                              {"protocol", "allow"},
+                                                              {"url", "insteadof"},
+                                                              {"url", "pushinsteadof"}};
+  // An alias or a submodule update command starting with "!" runs a shell.
+  if (e.section == "pager" ||
+      ((e.section == "alias" || e.section == "submodule") && e.value.starts_with("!")))
+    return true;
   for (const auto& [section, key] : kKeys)
     if (e.section == section && e.key == key) return true;
   return false;

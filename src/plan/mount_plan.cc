@@ -40,7 +40,9 @@ void add_builtin_proc(std::vector<MountOp>& ops) {
   for (const char* p : {"/proc/bus", "/proc/fs", "/proc/irq", "/proc/sys", "/proc/sysrq-trigger"})
     ops.push_back({MountKind::kRemountReadOnly, "", p, {}, 0, true});
   for (const char* p : {"/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
-                        "/proc/timer_stats", "/proc/sched_debug", "/proc/kallsyms", "/proc/kmsg"})
+                        "/proc/timer_stats", "/proc/sched_debug", "/proc/kallsyms", "/proc/kmsg",
+                        // Root-only maps of the kernel's heap (readable to a root caller).
+                        "/proc/slabinfo", "/proc/vmallocinfo", "/proc/pagetypeinfo"})
     ops.push_back({MountKind::kHideFile, "", p, {}, 0, true});
   for (const char* p : {"/proc/acpi", "/proc/scsi", "/proc/asound"})
     ops.push_back({MountKind::kHideDir, "", p, {}, 0, true});

@@ -216,8 +216,10 @@ class Builder {
         "from elsewhere), a .git made where there was none, a submodule checkout moved "
         "aside (each reported when the command ends, not prevented), or the .git of a "
         "repository nested in the workspace, or one it registers as a submodule later (its "
-        "core.fsmonitor runs on `git status` at the top). Look before running git in the "
-        "workspace outside the jail, and do not run it there while the command runs.");
+        "core.fsmonitor runs on `git status` at the top), or the state of an interrupted "
+        "rebase, cherry-pick or am (.git/rebase-merge, .git/sequencer: `git rebase --continue` "
+        "runs the exec lines of its todo). Look before running git in the workspace outside "
+        "the jail, and do not run it there while the command runs.");
     a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) and changing its line discipline (TIOCSETD) are blocked by "

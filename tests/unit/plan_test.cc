@@ -637,6 +637,12 @@ TEST_CASE("git_code_settings names what makes git run code; looks_like_git_confi
                                          "alias.x = !sh -c id", "include.path = a.inc",
                                          "filter.clean = git-lfs clean"};
   CHECK(settings == want);
+  // Fetching and pushing run programs too, and a URL rewrite can name one.
+  const auto fetch = git_code_settings(
+      "[remote \"o\"]\n\tuploadpack = ./x\n[protocol \"ext\"]\n\tallow = always\n"
+      "[url \"ext::sh -c id\"]\n\tinsteadOf = up:\n[submodule \"s\"]\n\tupdate = !./u\n");
+  CHECK(fetch == std::vector<std::string>{"remote.uploadpack = ./x", "protocol.allow = always",
+                                          "url.insteadof = up:", "submodule.update = !./u"});
   CHECK(looks_like_git_config("/w/.git/config"));
   CHECK(looks_like_git_config("/w/.git/worktrees/a/config.worktree"));
   CHECK(looks_like_git_config("/w/.gitconfig-shared"));
