@@ -10,6 +10,13 @@
 #include "config.h"
 
 namespace aj {
+namespace {
+
+// Room allocated past the journal's end when the session starts (some 4,000
+// exec events): a command that fills the filesystem cannot end the record.
+constexpr std::uint64_t kJournalReserveBytes = 1 << 20;
+
+}  // namespace
 
 std::string policy_digest(const std::string& text) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
@@ -47,6 +54,7 @@ void JournalSink::emit(JournalEvent e) {
 
 void JournalSink::session_start(const Prepared& p, const std::vector<std::string>& layers,
                                 const std::string& digest) {
+  writer_.reserve(kJournalReserveBytes);
   JournalEvent e("session.start");
   e.set("version", AJ_VERSION);
   e.set("profile_chain", p.policy.chain);

@@ -44,8 +44,11 @@ Result<UniqueFd> open_fd_target(std::string_view target, std::string_view number
 
 Result<UniqueFd> open_path_target(const std::string& path) {
   AJ_TRY_CTX(make_parents(path), "journal directory");
-  int fd =
-      ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY, 0600);
+  // Read and write: after a short write the writer reads its own tail back
+  // before cutting it off (append). A file we may only write is used as such.
+  constexpr int kFlags = O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW | O_NOCTTY;
+  int fd = ::open(path.c_str(), O_RDWR | kFlags, 0600);
+  if (fd < 0 && errno == EACCES) fd = ::open(path.c_str(), O_WRONLY | kFlags, 0600);
   if (fd < 0 && errno == ELOOP)
     return fail(fmt::format("journal '{}' is a symbolic link; refusing to follow it", path));
   if (fd < 0) return sys_error("open journal", path, errno);
@@ -183,7 +186,23 @@ Result<void> JournalWriter::append(const std::string& line) {
   return sys_error("write journal", target_, err);
 }
 
+void JournalWriter::reserve(std::uint64_t bytes) {
+  struct stat st {};
+  if (!regular_ || reserved_ > 0 || ::fstat(fd_.get(), &st) != 0) return;
+  // Allocated beyond the end without changing the size: appends land in it
+  // even once the command has filled the filesystem.
+  if (::fallocate(fd_.get(), FALLOC_FL_KEEP_SIZE, st.st_size, static_cast<off_t>(bytes)) == 0)
+    reserved_ = bytes;
+}
+
 Result<void> JournalWriter::finish() {
+  struct stat st {};
+  if (reserved_ > 0 && ::fstat(fd_.get(), &st) == 0) {
+    // Give back what the session did not use (a hole past the end).
+    ::fallocate(fd_.get(), FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, st.st_size,
+                static_cast<off_t>(reserved_ + bytes_));
+    reserved_ = 0;
+  }
   if (::fsync(fd_.get()) < 0 && errno != EINVAL && errno != EROFS && errno != ENOTSUP)
     return sys_error("fsync journal", target_, errno);
   return {};

@@ -46,6 +46,10 @@ class JournalWriter {
   Result<void> write(JournalEvent event);
   // fsync (a no-op for pipes and terminals).
   Result<void> finish();
+  // Allocates `bytes` past a file journal's end for the lines to come, so a
+  // command that fills the filesystem does not end its record; finish()
+  // frees what is left. No effect on streams, or where fallocate fails.
+  void reserve(std::uint64_t bytes);
 
   const std::string& target() const { return target_; }
   const std::string& session_id() const { return session_; }
@@ -67,6 +71,7 @@ class JournalWriter {
   std::string target_;
   std::string session_;
   bool regular_ = false;
+  std::uint64_t reserved_ = 0;  // bytes allocated past the end by reserve()
   Redactor redactor_;
   Clock clock_;
   std::uint64_t next_seq_ = 1;
