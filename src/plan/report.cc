@@ -224,7 +224,8 @@ class Builder {
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) and changing its line discipline (TIOCSETD) are blocked by "
         "seccomp, and its settings, foreground group and the status flags of what you "
-        "hand it on descriptors 0-2 are given back when the session ends.");
+        "hand it on descriptors 0-2 are given back when the session ends; a window size it "
+        "sets stays (yours may have changed meanwhile).");
     if (plan_.uid == 0)
       a.push_back(
           "Invoked by root, the command owns what root owns: root-only files under the "
@@ -265,7 +266,9 @@ class Builder {
           "(ABI 6 or later), or below that the supervisor lets kill, tkill, tgkill and "
           "rt_(tg)sigqueueinfo through only to the session's own processes (a target that "
           "dies and whose pid is reused in between is the one gap). System V and POSIX "
-          "message-queue IPC is refused (it would be the host's).");
+          "message-queue IPC is refused (it would be the host's). Sharing your terminal "
+          "session, it can move into another job's process group there and stop that job by "
+          "reading the terminal (SIGTTIN).");
     if (!plan_.user_namespace)
       a.push_back(
           "No user namespace: the supervisor performs chmod and chown for the command and "
