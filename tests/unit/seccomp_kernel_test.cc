@@ -179,17 +179,15 @@ std::vector<Probe> probes() {
        [] { return errno_of(syscall(SYS_ioctl, pipe_fd(), TIOCLINUX, nullptr)); }, EPERM, true},
       // Access mode 3 asks Landlock for no right: truncation, leases and
       // ioctls on any file of the user's.
-      {"open(O_ACCMODE)", [] { return errno_of(open("/dev/null", O_ACCMODE | O_CLOEXEC)); },
-       EPERM, true},
+      {"open(O_ACCMODE)", [] { return errno_of(open("/dev/null", O_ACCMODE | O_CLOEXEC)); }, EPERM,
+       true},
       {"openat(O_ACCMODE | O_TRUNC | 1 << 32)",
        [] {
          return errno_of(syscall(SYS_openat, AT_FDCWD, "/dev/null", O_ACCMODE | O_TRUNC | kHigh));
        },
        EPERM, true},
       {"fcntl(F_SETLEASE)",
-       [] {
-         return on_scratch_file([](auto, int fd) { return fcntl(fd, F_SETLEASE, F_RDLCK); });
-       },
+       [] { return on_scratch_file([](auto, int fd) { return fcntl(fd, F_SETLEASE, F_RDLCK); }); },
        EPERM, true},
       {"ioctl(EXT4_IOC_SETVERSION)",
        [] {
