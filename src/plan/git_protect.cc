@@ -34,6 +34,9 @@ constexpr const char* kProgramWhy =
 constexpr const char* kNewRepositoryWhy =
     "there was no repository when the jail started: git on the host runs the hooks and config "
     "of one made since (a .git file names where they are)";
+constexpr const char* kBareTopWhy =
+    "git on the host would take the workspace itself for a repository, with a config and "
+    "hooks of the command's making";
 constexpr const char* kNamedGitDirWhy =
     "in the git directory a .git file or commondir names: git on the host takes config and "
     "hooks from there";
@@ -432,6 +435,12 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
         for (const std::string& name : disk.list_dir(git_dir + "/hooks"))
           if (disk.kind(git_dir + "/hooks/" + name) == FileKind::kSymlink)
             protect.keep(git_dir + "/hooks/" + name, leaf_where);
+    // The top of the working tree made into a repository itself (HEAD,
+    // objects, refs and a config of the command's there; with .git spoiled,
+    // git takes the directory for a bare repository and runs what that
+    // config says). A project with a HEAD of its own at the top is left be.
+    if (disk.kind(top + "/HEAD") == FileKind::kMissing)
+      protect.watch(top + "/HEAD", where, kBareTopWhy);
     // No repository yet: one made during the session, in any form (a .git
     // directory, or a .git file naming a git directory elsewhere in the
     // workspace, whose hooks nothing here protects), is reported.

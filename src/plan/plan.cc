@@ -87,6 +87,12 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
         break;
       case MountKind::kProc:
         in.grants.push_back({"/proc", GrantKind::kRead, false, op.where});
+        // The host's /proc, whole: the built-in hides below have no place to
+        // go. For an ordinary user the kernel keeps most of them root's.
+        if (plan.uid == 0)
+          notes.push_back(
+              "the built-in hides of /proc (kallsyms, keys, timer_list, slabinfo, ...): no mount "
+              "namespace; readable through the /proc grant (the host's /proc)");
         break;
       case MountKind::kHideDir:
       case MountKind::kHideFile:

@@ -107,6 +107,15 @@ else
 fi
 rm -f "$WS/.git/hooks/post-checkout"
 
+# 3b. The top of the workspace made a repository of its own (with .git
+# spoiled, git would take it for a bare repository): its HEAD is reported.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c 'echo "ref: refs/heads/master" > HEAD && mkdir -p objects refs && echo TOP:MADE'
+check_capture "top made a repository: the command could write HEAD there" out_has_line TOP:MADE
+check_capture "top made a repository: stderr names the created HEAD" \
+  err_matches "created '$WS/HEAD': git on the host would take the workspace itself for a repository"
+rm -rf "$WS/HEAD" "$WS/objects" "$WS/refs"
+
 # 4. Without a mount namespace .git/config stays writable too: a setting that
 # makes git run a program is named in the report.
 if [ "$AJ_TEST_MODE" = nouserns ]; then

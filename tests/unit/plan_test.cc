@@ -359,9 +359,10 @@ TEST_CASE("what the jail cannot keep read-only is watched") {
     REQUIRE(r.plan);
     auto w = watched(*r.plan);
     std::sort(w.begin(), w.end());
-    // hooks and config are bound, but .git/x above them could be renamed.
+    // hooks and config are bound, but .git/x above them could be renamed;
+    // and the top could be made a repository of its own (HEAD, config, ...).
     CHECK(w == std::vector<std::string>{g + "/commondir", g + "/config", g + "/config.worktree",
-                                        g + "/hooks"});
+                                        g + "/hooks", "/home/u/proj/HEAD"});
     CHECK(r.plan->watched[0].where.str() == "p.toml:3:1");
     CHECK(r.plan->landlock.not_enforced.empty());
   }
@@ -374,11 +375,13 @@ TEST_CASE("what the jail cannot keep read-only is watched") {
     REQUIRE(r.plan);
     auto w = watched(*r.plan);
     std::sort(w.begin(), w.end());
-    CHECK(w == std::vector<std::string>{g, g + "/config", g + "/hooks"});
+    CHECK(w == std::vector<std::string>{g, g + "/config", g + "/hooks", "/home/u/proj/HEAD"});
     for (const auto& p : r.plan->watched) {
       CAPTURE(p.path);
-      CHECK(p.why.find(p.path == g ? "no repository when the jail started"
-                                   : "missing when the jail started") != std::string::npos);
+      const char* why = p.path == g                     ? "no repository when the jail started"
+                        : p.path == "/home/u/proj/HEAD" ? "take the workspace itself"
+                                                        : "missing when the jail started";
+      CHECK(p.why.find(why) != std::string::npos);
     }
   }
   SUBCASE("without a mount namespace: every read-only path inside a writable one, reported") {
@@ -597,7 +600,8 @@ TEST_CASE("a program git's config runs from the working tree is read-only, or wa
       const auto ops = describe(*plan_with(policy(), d).plan);
       CHECK(index_of(ops, "ro-bind '" + w + "/" + r.program + "'") < ops.size());
     } else {
-      for (const auto& p : wl) CHECK(p.find("/proj/.git/") != std::string::npos);
+      for (const auto& p : wl)
+        CHECK((p.find("/proj/.git/") != std::string::npos || p == w + "/HEAD"));
     }
   }
 }
