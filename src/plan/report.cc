@@ -213,8 +213,10 @@ class Builder {
     a.push_back(
         "git on the host can still run code the command planted in git metadata it may "
         "write: a commondir or config.worktree where there was none (config and hooks read "
-        "from elsewhere), a .git made where there was none, a submodule checkout moved "
-        "aside (each reported when the command ends, not prevented), or the .git of a "
+        "from elsewhere), a .git made where there was none, the workspace's top made a "
+        "repository of its own (a HEAD there), a submodule checkout moved aside, a symbolic "
+        "link on the way to .git or its hooks pointed elsewhere (each reported when the "
+        "command ends, not prevented), or the .git of a "
         "repository nested in the workspace, or one it registers as a submodule later (its "
         "core.fsmonitor runs on `git status` at the top), or the state of an interrupted "
         "rebase, cherry-pick or am (.git/rebase-merge, .git/sequencer: `git rebase --continue` "
