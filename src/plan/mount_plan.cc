@@ -41,8 +41,10 @@ void add_builtin_proc(std::vector<MountOp>& ops) {
     ops.push_back({MountKind::kRemountReadOnly, "", p, {}, 0, true});
   for (const char* p : {"/proc/kcore", "/proc/keys", "/proc/latency_stats", "/proc/timer_list",
                         "/proc/timer_stats", "/proc/sched_debug", "/proc/kallsyms", "/proc/kmsg",
-                        // Root-only maps of the kernel's heap (readable to a root caller).
-                        "/proc/slabinfo", "/proc/vmallocinfo", "/proc/pagetypeinfo"})
+                        // Root-only maps of the kernel's heap and of physical memory
+                        // (readable to a root caller).
+                        "/proc/slabinfo", "/proc/vmallocinfo", "/proc/pagetypeinfo",
+                        "/proc/kpageflags", "/proc/kpagecount", "/proc/kpagecgroup"})
     ops.push_back({MountKind::kHideFile, "", p, {}, 0, true});
   for (const char* p : {"/proc/acpi", "/proc/scsi", "/proc/asound"})
     ops.push_back({MountKind::kHideDir, "", p, {}, 0, true});

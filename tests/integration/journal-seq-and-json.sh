@@ -63,4 +63,9 @@ check_capture "journal: exec and syscall.deny events are among them" \
 lines=$(printf '%s\n' "$OUT" | sed -n 's/^LINES //p')
 check_capture "journal: the file has as many lines as events ($lines)" [ "$(wc -l <"$J")" = "$lines" ]
 
+# The room set aside past the journal's end while the session ran is given
+# back at its end (on this filesystem, whichever it is).
+check "the finished journal takes no more room than its lines ($(du -k "$J" | cut -f1) KiB)" \
+  int_le "$(du -k "$J" | cut -f1)" 64
+
 finish
