@@ -239,7 +239,8 @@ bool MetadataGuard::may_chown(int pid, uid_t st_uid, gid_t st_gid, uid_t uid, gi
 }
 
 MetadataCall MetadataGuard::perform(int proc_fd, int pid, int nr, const std::uint64_t args[6],
-                                    const std::string& path) const {
+                                    const std::string& path,
+                                    const std::function<bool()>& still_waiting) const {
   MetadataCall out;
   const Shape& shape = *shape_of(nr);
   const int value_arg = shape.path_arg < 0 ? 1 : shape.path_arg + 1;
@@ -267,6 +268,10 @@ MetadataCall MetadataGuard::perform(int proc_fd, int pid, int nr, const std::uin
   if (!out.reason.empty()) {
     out.err = EACCES;
     out.refused = true;
+    return out;
+  }
+  if (still_waiting && !still_waiting()) {
+    out.err = ESRCH;
     return out;
   }
   // On the jail's mounts the kernel applies their read-only flags below.

@@ -19,6 +19,7 @@
 #include <sys/types.h>
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -41,9 +42,12 @@ class MetadataGuard {
   MetadataGuard(bool mount_namespace, const std::vector<std::string>& writable, uid_t owner);
 
   // Performs call nr (args as the kernel got them; path already read from the
-  // process) for process pid. proc_fd: /proc.
+  // process) for process pid. proc_fd: /proc. still_waiting (when given) is
+  // asked once the object is found and judged, before the change: false (the
+  // caller died, and its pid may name another process now) refuses it.
   MetadataCall perform(int proc_fd, int pid, int nr, const std::uint64_t args[6],
-                       const std::string& path) const;
+                       const std::string& path,
+                       const std::function<bool()>& still_waiting = {}) const;
 
   // The syscall numbers the guard handles.
   static std::vector<int> syscalls();

@@ -44,7 +44,13 @@ void NotifyHandler::metadata_call(int pid, int nr, const std::uint64_t a[6], voi
       return;
     }
   }
-  const MetadataCall call = metadata_guard_->perform(proc_fd_.get(), pid, nr, a, given);
+  // Everything above was read through the caller's pid: the call must still
+  // be waiting when the change is made, or that pid may be another process.
+  const std::uint64_t id = resp->id;
+  const MetadataCall call =
+      metadata_guard_->perform(proc_fd_.get(), pid, nr, a, given, [this, id]() mutable {
+        return ::ioctl(listener_.get(), SECCOMP_IOCTL_NOTIF_ID_VALID, &id) == 0;
+      });
   resp->error = -call.err;
   if (call.refused && sink_) {
     const int dirfd = parg <= 0 ? AT_FDCWD : static_cast<int>(a[0]);

@@ -133,6 +133,23 @@ TEST_CASE(
   CHECK(mode_of(mine) == 0644);
 }
 
+TEST_CASE("the metadata guard makes no change once the caller stopped waiting") {
+  Scratch s;
+  const MetadataGuard guard(false, {(s.root / "ws").string()}, ::geteuid());
+  const std::string mine = (s.root / "ws" / "mine").string();
+  const int proc = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  const std::uint64_t args[6] = {at_fdcwd, 0, 0640, 0, 0, 0};
+  int asked = 0;
+  MetadataCall r = guard.perform(proc, ::getpid(), SYS_fchmodat, args, mine, [&asked] {
+    ++asked;
+    return false;  // the notification is gone: its pid may be another process
+  });
+  ::close(proc);
+  CHECK(asked == 1);
+  CHECK(r.err == ESRCH);
+  CHECK(mode_of(mine) != 0640);
+}
+
 TEST_CASE("with a mount namespace the guard changes what lies on the jail's mounts") {
   // This process's own mounts stand in for the jail's: everything here is on
   // one of them, so only ownership and magic links decide.
