@@ -277,6 +277,10 @@ class Builder {
           "refuses them outside the writable paths; the timestamps of your files outside "
           "them can still be changed.");
     a.push_back(
+        "The command may take file locks (flock, fcntl, OFD) on any file it may read: a host "
+        "program that locks the same file (a database, a mailbox) waits while the session "
+        "holds it. Leases are refused, and base hides /etc/.pwd.lock.");
+    a.push_back(
         "Your terminal and any file you redirect the command's output to are handed to it "
         "as they are: it cannot change their mode, owner, ACL or inode flags (the "
         "supervisor performs chmod and chown; extended attributes and inode flags cannot be "
