@@ -6,6 +6,7 @@
 #include "app_commands.h"
 #include "base/log.h"
 #include "cli/cli_layer.h"
+#include "journal/summary.h"
 #include "profile/loader.h"
 #include "profile/search.h"
 #include "seccomp/names.h"
@@ -30,7 +31,9 @@ std::vector<SearchDir> profile_search_path(const CliOptions& o) {
 }
 
 void print_diagnostics(const std::vector<Diagnostic>& diags) {
-  for (const auto& d : diags) std::cerr << d.str() << '\n';
+  // A profile's text (a misspelt key, say) may hold terminal controls: shown
+  // escaped, as the journal reader shows what the command wrote.
+  for (const auto& d : diags) std::cerr << display_safe(d.str()) << '\n';
 }
 
 std::optional<Policy> load_effective_policy(const CliOptions& o, const std::string& cwd) {
@@ -81,7 +84,7 @@ std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
   RealDisk disk;
   PlanResult planned = build_plan(*policy, *facts, disk, inputs);
   if (!planned.plan) {
-    for (const auto& e : planned.errors) std::cerr << e << '\n';
+    for (const auto& e : planned.errors) std::cerr << display_safe(e) << '\n';
     log::error("cannot build the jail ({} problem{})", planned.errors.size(),
                planned.errors.size() == 1 ? "" : "s");
     return std::nullopt;

@@ -71,6 +71,7 @@ class Planner {
 
   MountPlan run() {
     collect();
+    pin_ancestors();
     std::vector<MountOp> builtins;
     add_builtin_proc(builtins);
     add_builtin_dev(builtins);
@@ -113,6 +114,28 @@ class Planner {
     for (const auto& p : req_.hide) add(p, Category::kHide);
   }
 
+  // Directories between a writable request and a read-only or hidden path
+  // inside it are bound onto themselves (a mount point cannot be renamed):
+  // renamed, one would take the protection along, and a directory of the
+  // command's making put in its place would hold none.
+  void pin_ancestors() {
+    std::vector<Request> pins;
+    for (const auto& [path, r] : winners_) {
+      if (r.category != Category::kReadOnly && r.category != Category::kHide) continue;
+      const Request* holder = writable_holder(path);
+      if (!holder) continue;
+      for (std::string p = path.substr(0, path.rfind('/'));
+           p.size() > holder->path.size() && path_is_within(p, holder->path);
+           p.resize(p.rfind('/')))
+        if (!winners_.count(p)) pins.push_back({p, Category::kReadWrite, r.where});
+    }
+    for (const Request& pin : pins) {
+      if (winners_.count(pin.path)) continue;
+      winners_[pin.path] = pin;
+      optional_.push_back(pin.path);  // one missing now has nothing to protect yet
+    }
+  }
+
   bool is_optional(const std::string& path) const {
     return std::find(optional_.begin(), optional_.end(), path) != optional_.end();
   }
@@ -141,6 +164,32 @@ class Planner {
   bool covered_by_bind(const std::string& path) const {
     const Request* c = covering(path);
     return c && (c->category == Category::kReadOnly || c->category == Category::kReadWrite);
+  }
+
+  // The nearest writable request above path (a link in it is the command's
+  // to plant), or nullptr.
+  const Request* writable_holder(const std::string& path) const {
+    for (std::string p = path; p.size() > 1;) {
+      p.resize(p.rfind('/') == 0 ? 1 : p.rfind('/'));
+      if (auto it = winners_.find(p); it != winners_.end())
+        return it->second.category == Category::kReadWrite ? &it->second : nullptr;
+    }
+    return nullptr;
+  }
+
+  // The outermost of the writable requests path lies in, one inside the
+  // other (the workspace, then its .git), or nullptr.
+  const Request* outermost_writable_holder(const std::string& path) const {
+    const Request* found = nullptr;
+    for (const Request* h = writable_holder(path); h; h = writable_holder(h->path)) found = h;
+    return found;
+  }
+
+  // A hide request that path lies within, or nullptr.
+  const std::string* hidden_holding(const std::string& path) const {
+    for (const auto& [p, r] : winners_)
+      if (r.category == Category::kHide && path_is_within(path, p)) return &r.path;
+    return nullptr;
   }
 
   bool covered_by_writable(const std::string& path) const {
@@ -180,11 +229,23 @@ class Planner {
       if (!is_optional(r.path)) error(r.where, fmt::format("'{}' is a dangling symlink", r.path));
       return;
     }
-    // A symlink planted in the workspace by an earlier session must not pull
-    // a host path into the jail.
+    // A symlink planted in the workspace (or any writable path) by an
+    // earlier session must not pull a host path into the jail: what a path
+    // inside a writable grant leads to must stay inside that grant, and
+    // nothing may lead to a hidden path.
     if (!req_.workspace.empty() && path_is_within(r.path, req_.workspace) &&
         !path_is_within(*real, req_.workspace)) {
       error(r.where, fmt::format("'{}' resolves to '{}', outside the workspace", r.path, *real));
+      return;
+    }
+    if (const std::string* hidden = hidden_holding(*real); hidden && *real != r.path) {
+      error(r.where, fmt::format("'{}' resolves to '{}', which the profile hides", r.path, *real));
+      return;
+    }
+    if (const Request* holder = outermost_writable_holder(r.path);
+        holder && *real != r.path && !path_is_within(*real, holder->path)) {
+      error(r.where, fmt::format("'{}' resolves to '{}', outside the writable '{}' that holds it",
+                                 r.path, *real, holder->path));
       return;
     }
     if (*real != r.path && r.category == Category::kReadOnly) note_links(r);

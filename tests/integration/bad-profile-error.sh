@@ -60,4 +60,13 @@ check_capture "check with a TOML syntax error exits 1" rc_is 1
 check_capture "the syntax error is located as syntax.toml:LINE:COL: (line 2 or 3)" \
   any_matches 'syntax\.toml:[23]:[0-9]+: '
 
+
+# A key holding terminal controls (a hostile repository's profile retitling
+# or clearing the terminal) is reported escaped.
+printf '[profile]\n"x\\u001b]0;PWNED\\u0007" = 1\n' >"$bad/controls.toml"
+capture aj check --profile-dir "$PROFILES" "$bad/controls.toml"
+check_capture "check with a key holding controls exits 1" rc_is 1
+check_capture "the key is shown escaped" any_matches "unknown key 'x\\\\x1b\]0;PWNED\\\\x07'"
+check_capture "no raw escape or bell reaches the terminal" all_lacks $'\e]0;PWNED'
+
 finish

@@ -709,6 +709,60 @@ TEST_CASE("a symbolic link on the way to a read-only path in a writable one is w
   CHECK(index_of(wl, g + "/hooks") < wl.size());
 }
 
+TEST_CASE("a link in a writable path must not lead a read-only grant outside it, or to a hide") {
+  Policy p = policy();
+  p.filesystem.read_write.push_back({"~/.claude", {"p.toml", 20, 1}});
+  p.filesystem.read_only.push_back({"~/.claude/CLAUDE.md", {"p.toml", 21, 1}});
+  p.filesystem.optional.push_back({"~/.claude/CLAUDE.md", {"p.toml", 22, 1}});
+  FakeDisk d = disk();
+  d.kinds["/home/u/.claude"] = FileKind::kDirectory;
+  d.kinds["/home/u/.ssh"] = d.kinds["/srv/else"] = FileKind::kDirectory;
+  d.kinds["/home/u/.claude/CLAUDE.md"] = FileKind::kSymlink;  // planted by an earlier session
+  struct Row {
+    const char* target;
+    const char* message;  // "" = allowed
+  };
+  const Row rows[] = {{"/home/u/.ssh", "which the profile hides"},
+                      {"/srv/else", "outside the writable '/home/u/.claude'"},
+                      {"/home/u/.claude/real.md", ""}};
+  for (const Row& r : rows) {
+    CAPTURE(r.target);
+    d.real["/home/u/.claude/CLAUDE.md"] = r.target;
+    d.kinds[r.target] = FileKind::kDirectory;
+    PlanResult res = plan_with(p, d);
+    if (*r.message) {
+      CHECK_FALSE(res.plan);
+      REQUIRE_FALSE(res.errors.empty());
+      CAPTURE(res.errors[0]);
+      CHECK(res.errors[0].find(r.message) != std::string::npos);
+    } else {
+      CHECK(res.plan);
+    }
+  }
+}
+
+TEST_CASE("directories between a writable path and a read-only or hidden one in it are pinned") {
+  Policy p = policy();
+  p.filesystem.hide.push_back({"${WORKSPACE}/conf/app/.env", {"p.toml", 30, 1}});
+  p.filesystem.read_only.push_back({"${WORKSPACE}/.claude/settings.json", {"p.toml", 31, 1}});
+  FakeDisk d = disk();
+  const std::string w = "/home/u/proj";
+  d.kinds[w + "/conf"] = d.kinds[w + "/conf/app"] = d.kinds[w + "/.claude"] = FileKind::kDirectory;
+  d.kinds[w + "/conf/app/.env"] = d.kinds[w + "/.claude/settings.json"] = FileKind::kFile;
+  PlanResult r = plan_with(p, d);
+  REQUIRE(r.plan);
+  const auto ops = describe(*r.plan);
+  for (const char* dir : {"/conf", "/conf/app", "/.claude"}) {
+    CAPTURE(dir);
+    CHECK(index_of(ops, "bind '" + w + dir + "'") < ops.size());
+  }
+  // The pins go before what they hold.
+  CHECK(index_of(ops, "bind '" + w + "/conf/app'") <
+        index_of(ops, "hide file '" + w + "/conf/app/.env'"));
+  // Nothing is pinned above the writable path itself.
+  CHECK(index_of(ops, "bind '/home/u'") == ops.size());
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
   CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
