@@ -29,6 +29,7 @@ for f in hooks/pre.sh plugins/cache/m/p/hooks/hooks.json commands/x.md CLAUDE.md
   if (echo "planted" >> "$HOME/.claude/$f") 2>/dev/null; then echo "PLANT:$f:WRITTEN"; else echo "PLANT:$f:DENIED"; fi
 done
 if (mkdir -p "$HOME/.claude/agents" && echo "planted" > "$HOME/.claude/agents/new.md") 2>/dev/null; then echo AGENTS:CREATED; else echo AGENTS:DENIED; fi
+mkdir -p "$HOME/.claude/session-env/s1" && echo "echo planted" > "$HOME/.claude/session-env/s1/sessionstart-hook-1.sh" && echo SESSION-ENV:WRITTEN
 for f in .claude/settings.json .claude/settings.local.json .mcp.json .claude/hooks/h.sh .claude/launch.json .claude/workflows/w.js; do
   if (echo "planted" >> "$f") 2>/dev/null; then echo "PROJECT:$f:WRITTEN"; else echo "PROJECT:$f:DENIED"; fi
 done'
@@ -70,6 +71,7 @@ kept=$(snapshot)
 cp -a "$T/bashrc.orig" "$FAKE_HOME/.bashrc"
 mkfile_as_user "$FAKE_HOME/.claude/settings.json" '{}'
 mkfile_as_user "$FAKE_HOME/.claude.json" '{"numStartups": 1}'
+rm -rf "$FAKE_HOME/.claude/session-env"  # the control's
 
 capture jail --profile claude -- claude
 check_capture "claude profile: the program under ~/.local runs" out_has_line AGENT-RAN-42
@@ -88,6 +90,9 @@ check "host: the hook script, plugin, command and memory are unchanged" [ "$(sna
 for f in "${project_files[@]}"; do
   check_capture "claude profile: the project's $f cannot be changed" out_has_line "PROJECT:$f:DENIED"
 done
+check_capture "claude profile: a session script can be written inside" out_has_line SESSION-ENV:WRITTEN
+check "host: ...but it stays in the session (~/.claude/session-env holds none)" \
+  [ ! -e "$FAKE_HOME/.claude/session-env/s1/sessionstart-hook-1.sh" ]
 check_capture "claude profile: an agents directory made inside is reported" \
   err_matches "created '$FAKE_HOME/\.claude/agents'"
 check "host: ~/.claude.json holds what the agent wrote" grep -q '"numStartups": 2' "$FAKE_HOME/.claude.json"
