@@ -244,8 +244,11 @@ class Planner {
     }
     if (const Request* holder = outermost_writable_holder(r.path);
         holder && *real != r.path && !path_is_within(*real, holder->path)) {
-      error(r.where, fmt::format("'{}' resolves to '{}', outside the writable '{}' that holds it",
-                                 r.path, *real, holder->path));
+      error(r.where,
+            fmt::format("'{}' resolves to '{}', outside the writable '{}' that holds it (a link "
+                        "there could have been planted by an earlier session): replace the link "
+                        "with what it points to, or grant '{}' in a profile of your own",
+                        r.path, *real, holder->path, *real));
       return;
     }
     if (*real != r.path && r.category == Category::kReadOnly) note_links(r);
