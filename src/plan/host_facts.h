@@ -36,6 +36,8 @@ class Disk {
   virtual FileKind kind(const std::string& path) const = 0;  // does not follow a final symlink
   virtual std::optional<std::string> read_link(const std::string& path) const = 0;
   virtual std::optional<std::string> real_path(const std::string& path) const = 0;
+  // How many names the file at path has (lstat's st_nlink); 1 when unknown.
+  virtual std::uint64_t link_count(const std::string& /*path*/) const { return 1; }
   // The names in a directory (not . and ..); empty when it cannot be read.
   virtual std::vector<std::string> list_dir(const std::string& /*path*/) const { return {}; }
   // The start of a regular file (at most max bytes; a final symlink is not

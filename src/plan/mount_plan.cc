@@ -252,6 +252,15 @@ class Planner {
       return;
     }
     if (*real != r.path && r.category == Category::kReadOnly) note_links(r);
+    // A read-only file with another name inside a writable path (a hard
+    // link an earlier session made) could be written through that name.
+    if (r.category == Category::kReadOnly && disk_.kind(*real) == FileKind::kFile &&
+        disk_.link_count(*real) > 1 && outermost_writable_holder(r.path)) {
+      error(r.where, fmt::format("'{}' has {} hard links: through another name the command could "
+                                 "write it; remove the extra links (find -samefile)",
+                                 *real, disk_.link_count(*real)));
+      return;
+    }
     out.push_back({mk, *real, *real, r.where, 0, false});
   }
 

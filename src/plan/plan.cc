@@ -77,6 +77,12 @@ void host_grants(const Plan& plan, LandlockInputs& in, std::vector<std::string>&
           "read-only '{}' ({}): no mount namespace; still writable through the grant '{}' that "
           "contains it (changes are reported when the command ends)",
           op.target, op.where.str(), holder->target));
+    if (op.kind == MountKind::kTmpfs && !op.where.file.empty())
+      if (const MountOp* rw = writable_bind_holding(plan.mounts, op.target))
+        notes.push_back(fmt::format(
+            "tmpfs '{}' ({}): no mount namespace; the host's directory is used, writable "
+            "through the grant '{}' (changes are reported when the command ends)",
+            op.target, op.where.str(), rw->target));
     switch (op.kind) {
       case MountKind::kBindReadOnly:
       case MountKind::kBindReadWrite:
@@ -193,6 +199,15 @@ std::vector<WatchedPath> watched_paths(const Plan& plan,
                            "mount namespace"});
   for (const auto& w : git_watched)
     if (writable_bind_holding(plan.mounts, w.path)) out.push_back(w);
+  // A private tmpfs inside a writable path, without a mount namespace: the
+  // host's directory, which what is written there outlives the session in.
+  if (!plan.user_namespace)
+    for (const auto& op : plan.mounts.ops)
+      if (op.kind == MountKind::kTmpfs && !op.where.file.empty() &&
+          writable_bind_holding(plan.mounts, op.target))
+        out.push_back({op.target, op.where,
+                       "private to the session in the profile, but without a mount namespace "
+                       "the host's directory is used"});
   for (const auto& l : plan.mounts.links)
     if (writable_bind_holding(plan.mounts, l.path))
       out.push_back({l.path, l.where,

@@ -30,6 +30,12 @@ FileKind RealDisk::kind(const std::string& path) const {
   return FileKind::kOther;
 }
 
+std::uint64_t RealDisk::link_count(const std::string& path) const {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return 1;
+  return static_cast<std::uint64_t>(st.st_nlink);
+}
+
 std::optional<std::string> RealDisk::read_link(const std::string& path) const {
   return aj::read_link(path);
 }

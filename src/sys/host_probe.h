@@ -12,6 +12,7 @@ class RealDisk final : public Disk {
   std::optional<std::string> read_link(const std::string& path) const override;
   std::optional<std::string> real_path(const std::string& path) const override;
   std::vector<std::string> list_dir(const std::string& path) const override;
+  std::uint64_t link_count(const std::string& path) const override;
   std::optional<std::string> read_text(const std::string& path, std::size_t max) const override;
 };
 

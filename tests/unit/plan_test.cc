@@ -19,9 +19,15 @@ namespace {
 class FakeDisk final : public Disk {
  public:
   std::map<std::string, FileKind> kinds;
-  std::map<std::string, std::string> links;  // symlink -> text
-  std::map<std::string, std::string> real;   // path -> realpath when it differs
-  std::map<std::string, std::string> texts;  // file -> content (read_text)
+  std::map<std::string, std::string> links;       // symlink -> text
+  std::map<std::string, std::string> real;        // path -> realpath when it differs
+  std::map<std::string, std::string> texts;       // file -> content (read_text)
+  std::map<std::string, std::uint64_t> links_to;  // file -> st_nlink, when not 1
+
+  std::uint64_t link_count(const std::string& p) const override {
+    auto it = links_to.find(p);
+    return it == links_to.end() ? 1 : it->second;
+  }
 
   FileKind kind(const std::string& p) const override {
     auto it = kinds.find(p);
@@ -761,6 +767,38 @@ TEST_CASE("directories between a writable path and a read-only or hidden one in 
         index_of(ops, "hide file '" + w + "/conf/app/.env'"));
   // Nothing is pinned above the writable path itself.
   CHECK(index_of(ops, "bind '/home/u'") == ops.size());
+}
+
+TEST_CASE("without a mount namespace a tmpfs inside a writable path is watched and warned about") {
+  Policy p = policy();
+  p.filesystem.tmpfs.push_back({"${WORKSPACE}/scratch", {"p.toml", 40, 1}});
+  FakeDisk d = disk();
+  d.kinds["/home/u/proj/scratch"] = FileKind::kDirectory;
+  PlanInputs in;
+  in.user_namespace = false;
+  PlanResult r = plan_with(p, d, in);
+  REQUIRE(r.plan);
+  auto wl = watched(*r.plan);
+  CHECK(index_of(wl, "/home/u/proj/scratch") < wl.size());
+  const auto& notes = r.plan->landlock.not_enforced;
+  CHECK(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("tmpfs '/home/u/proj/scratch'") != std::string::npos;
+  }));
+  in.user_namespace = true;  // with one it is a real tmpfs: nothing to watch
+  auto wl2 = watched(*plan_with(p, d, in).plan);
+  CHECK(index_of(wl2, "/home/u/proj/scratch") == wl2.size());
+}
+
+TEST_CASE("a read-only file in a writable path with another hard link refuses the start") {
+  FakeDisk d = disk();
+  const std::string cfg = "/home/u/proj/.git/config";
+  d.kinds[cfg] = FileKind::kFile;
+  CHECK(plan_with(policy(), d).plan);
+  d.links_to[cfg] = 2;  // `ln .git/config .cfg` in an earlier session
+  PlanResult r = plan_with(policy(), d);
+  CHECK_FALSE(r.plan);
+  REQUIRE_FALSE(r.errors.empty());
+  CHECK(r.errors[0].find("has 2 hard links") != std::string::npos);
 }
 
 TEST_CASE("core.worktree is read from a git config") {
