@@ -1,5 +1,6 @@
 #include "plan/git_protect.h"
 
+#include <cctype>
 #include <map>
 #include <set>
 
@@ -164,24 +165,44 @@ std::string lower(std::string s) {
 
 namespace {
 
-// A value as git reads it: quotes removed, a comment (# or ; outside quotes)
-// cut, backslash escapes inside quotes taken literally.
-std::string config_value(const std::string& raw) {
+// A value as git's config parser reads it, from pos (just after the '=')
+// to the end of its line; pos is left after that. Whitespace outside quotes
+// becomes one space a character, dropped at both ends; quotes are
+// removed; \n \t \b \" \\ are escapes, and a backslash at the end of a
+// line continues the value on the next; # or ; outside quotes starts a
+// comment.
+std::string parse_config_value(const std::string& config, std::size_t& pos) {
   std::string out;
-  bool quoted = false;
-  for (std::size_t i = 0; i < raw.size(); ++i) {
-    const char c = raw[i];
-    if (c == '"') {
-      quoted = !quoted;
-    } else if (!quoted && (c == '#' || c == ';')) {
-      break;
-    } else if (c == '\\' && i + 1 < raw.size()) {
-      out += raw[++i];
-    } else {
-      out += c;
+  bool quote = false, comment = false;
+  std::size_t space = 0;
+  while (pos < config.size()) {
+    const char c = config[pos++];
+    if (c == '\n') break;
+    if (comment) continue;
+    if (!quote && (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v')) {
+      if (!out.empty()) ++space;
+      continue;
     }
+    if (!quote && (c == ';' || c == '#')) {
+      comment = true;
+      continue;
+    }
+    out.append(space, ' ');
+    space = 0;
+    if (c == '\\') {
+      if (pos >= config.size()) break;
+      const char e = config[pos++];
+      if (e == '\n') continue;  // the value goes on on the next line
+      out += e == 'n' ? '\n' : e == 't' ? '\t' : e == 'b' ? '\b' : e;
+      continue;
+    }
+    if (c == '"') {
+      quote = !quote;
+      continue;
+    }
+    out += c;
   }
-  return trim(out);
+  return out;
 }
 
 }  // namespace
@@ -189,27 +210,57 @@ std::string config_value(const std::string& raw) {
 std::vector<GitConfigEntry> git_config_entries(const std::string& config) {
   std::vector<GitConfigEntry> out;
   std::string section;
-  std::size_t start = 0;
-  while (start < config.size()) {
-    std::size_t end = config.find('\n', start);
-    if (end == std::string::npos) end = config.size();
-    std::string line = trim(config.substr(start, end - start));
-    start = end + 1;
-    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
-    if (line[0] == '[') {
-      const auto close = line.find(']');
-      if (close == std::string::npos) continue;
-      std::string name = trim(line.substr(1, close - 1));
-      const auto space = name.find_first_of(" \t");
-      // [section "subsection"]: the name is case-insensitive, the subsection not.
-      section = lower(name.substr(0, space));
-      line = trim(line.substr(close + 1));  // "[core] hooksPath = x" on one line
-      if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+  std::size_t pos = 0;
+  auto skip_blanks = [&] {
+    while (pos < config.size() &&
+           (config[pos] == ' ' || config[pos] == '\t' || config[pos] == '\r'))
+      ++pos;
+  };
+  auto skip_line = [&] {
+    const std::size_t nl = config.find('\n', pos);
+    pos = nl == std::string::npos ? config.size() : nl + 1;
+  };
+  while (pos < config.size()) {
+    skip_blanks();
+    if (pos >= config.size()) break;
+    const char c = config[pos];
+    if (c == '\n') {
+      ++pos;
+    } else if (c == '#' || c == ';') {
+      skip_line();
+    } else if (c == '[') {
+      // [section "subsection"] (the name is case-insensitive, the
+      // subsection not); a key may follow on the same line.
+      const std::size_t close = config.find(']', pos);
+      const std::size_t nl = config.find('\n', pos);
+      if (close == std::string::npos || (nl != std::string::npos && close > nl)) {
+        skip_line();
+        continue;
+      }
+      const std::string name = trim(config.substr(pos + 1, close - pos - 1));
+      section = lower(name.substr(0, name.find_first_of(" \t.")));
+      pos = close + 1;
+    } else {
+      std::size_t key_end = pos;
+      while (key_end < config.size() &&
+             (std::isalnum(static_cast<unsigned char>(config[key_end])) || config[key_end] == '-'))
+        ++key_end;
+      const std::string key = lower(config.substr(pos, key_end - pos));
+      pos = key_end;
+      skip_blanks();
+      if (key.empty()) {
+        skip_line();
+        continue;
+      }
+      if (pos < config.size() && config[pos] == '=') {
+        ++pos;
+        while (pos < config.size() && (config[pos] == ' ' || config[pos] == '\t')) ++pos;
+        out.push_back({section, key, parse_config_value(config, pos)});
+      } else {
+        out.push_back({section, key, "true"});  // a key alone is a boolean
+        skip_line();
+      }
     }
-    const auto eq = line.find('=');
-    const std::string key = lower(trim(line.substr(0, eq)));
-    out.push_back(
-        {section, key, eq == std::string::npos ? "true" : config_value(line.substr(eq + 1))});
   }
   return out;
 }

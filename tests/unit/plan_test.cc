@@ -801,6 +801,36 @@ TEST_CASE("a read-only file in a writable path with another hard link refuses th
   CHECK(r.errors[0].find("has 2 hard links") != std::string::npos);
 }
 
+TEST_CASE("git config values are read as git reads them") {
+  struct Row {
+    const char* text;
+    const char* value;
+  };
+  const Row rows[] = {
+      {"[include]\n\tpath = \\\n/w/inc2.cfg\n", "/w/inc2.cfg"},        // continued line
+      {"[include]\n\tpath = \"/w/inc7.cfg\" \"\"\n", "/w/inc7.cfg "},  // kept space
+      {"[include]\n\tpath = \"/w/a\\tb.cfg\"\n", "/w/a\tb.cfg"},       // escape
+      {"[include]\n\tpath =  /w/x  y  # note\n", "/w/x  y"},           // spaces kept, ends dropped
+      {"[include]\n\tpath = \"/w/q;r\" ; c\n", "/w/q;r"},              // ; quoted
+      {"[include] path = /w/one\n", "/w/one"},                         // same line
+      {"[include]\r\n\tpath = /w/crlf\r\n", "/w/crlf"},                // CRLF
+  };
+  for (const Row& r : rows) {
+    CAPTURE(r.text);
+    const auto entries = git_config_entries(r.text);
+    REQUIRE(entries.size() == 1);
+    CHECK(entries[0].section == "include");
+    CHECK(entries[0].key == "path");
+    CHECK(entries[0].value == r.value);
+  }
+  // A continued hooksPath (relative to the checkout) is protected where git
+  // takes it from.
+  FakeDisk d = disk();
+  d.texts["/home/u/proj/.git/config"] = "[core]\n\thooksPath = \".hoo\"\\\nks2\n";
+  auto wl = watched(*plan_with(policy(), d).plan);
+  CHECK(index_of(wl, "/home/u/proj/.hooks2") < wl.size());
+}
+
 TEST_CASE("core.worktree is read from a git config") {
   CHECK(git_config_core("[core]\n\tworktree = ../../../sub\n", "worktree") == "../../../sub");
   CHECK(git_config_core("[Core]\n  WorkTree=\"/a b\"\r\n", "worktree") == "/a b");
