@@ -242,8 +242,12 @@ class Planner {
       error(r.where, fmt::format("'{}' resolves to '{}', which the profile hides", r.path, *real));
       return;
     }
+    // (The writable path itself may be a link of the user's, ~/.claude to a
+    // dotfiles directory: where it leads counts too. It is a mount point in
+    // the jail, so the command cannot replace it.)
     if (const Request* holder = outermost_writable_holder(r.path);
-        holder && *real != r.path && !path_is_within(*real, holder->path)) {
+        holder && *real != r.path && !path_is_within(*real, holder->path) &&
+        !path_is_within(*real, disk_.real_path(holder->path).value_or(holder->path))) {
       error(r.where,
             fmt::format("'{}' resolves to '{}', outside the writable '{}' that holds it (a link "
                         "there could have been planted by an earlier session): replace the link "

@@ -731,6 +731,20 @@ TEST_CASE("a link in a writable path must not lead a read-only grant outside it,
   const Row rows[] = {{"/home/u/.ssh", "which the profile hides"},
                       {"/srv/else", "outside the writable '/home/u/.claude'"},
                       {"/home/u/.claude/real.md", ""}};
+  // ~/.claude itself a link of the user's (a dotfiles manager): its own
+  // entries lead inside where it leads, which is fine.
+  {
+    FakeDisk dot = disk();
+    dot.kinds["/home/u/.claude"] = FileKind::kSymlink;
+    dot.real["/home/u/.claude"] = "/home/u/dotfiles/claude";
+    dot.kinds["/home/u/dotfiles/claude"] = FileKind::kDirectory;
+    dot.kinds["/home/u/.claude/CLAUDE.md"] = FileKind::kFile;
+    dot.real["/home/u/.claude/CLAUDE.md"] = "/home/u/dotfiles/claude/CLAUDE.md";
+    dot.kinds["/home/u/dotfiles/claude/CLAUDE.md"] = FileKind::kFile;
+    PlanResult ok = plan_with(p, dot);
+    CAPTURE(ok.errors.empty() ? std::string() : ok.errors[0]);
+    CHECK(ok.plan);
+  }
   for (const Row& r : rows) {
     CAPTURE(r.target);
     d.real["/home/u/.claude/CLAUDE.md"] = r.target;
