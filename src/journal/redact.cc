@@ -251,7 +251,31 @@ bool is_secret_option(std::string_view name) {
   return false;
 }
 
-std::string redact_arg(std::string_view s) { return redact_patterns(redact_url_passwords(s)); }
+namespace {
+
+// A string the supervisor read only the start of ends in kCutMarker; a token
+// with a well-known prefix cut there is too short for its rule, but is one:
+// what stands of it after the prefix goes.
+std::string redact_cut_token(std::string s) {
+  if (!std::string_view(s).ends_with(kCutMarker)) return s;
+  const std::size_t body_end = s.size() - kCutMarker.size();
+  for (const PrefixRule& rule : kPrefixRules) {
+    const std::size_t at = s.rfind(rule.prefix, body_end);
+    if (at == std::string::npos || at + rule.prefix.size() >= body_end) continue;
+    const std::size_t from = at + rule.prefix.size();
+    if (run_end(std::string_view(s).substr(0, body_end), from, rule.body_char) != body_end)
+      continue;
+    s.replace(from, body_end - from, kRedacted);
+    return s;
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string redact_arg(std::string_view s) {
+  return redact_cut_token(redact_patterns(redact_url_passwords(s)));
+}
 
 std::vector<std::string> redact_argv(const std::vector<std::string>& argv) {
   std::vector<std::string> out;

@@ -200,3 +200,18 @@ TEST_CASE("a secret cut short at the end of a string (the supervisor's cap) is r
 }
 
 }  // namespace aj
+
+namespace aj {
+
+TEST_CASE("a token with a well-known prefix cut short by the supervisor's cap is redacted") {
+  const std::string cut = std::string(4058, 'A') + " ghp_C3MQabcdefWzWO" + std::string(kCutMarker);
+  CHECK(redact_arg(cut) ==
+        std::string(4058, 'A') + " ghp_" + std::string(kRedacted) + std::string(kCutMarker));
+  // Not cut: too short to be a token, left alone.
+  CHECK(redact_arg("see ghp_abc") == "see ghp_abc");
+  // Cut, but the prefix is not at the end's token.
+  const std::string other = "ghp_ then words" + std::string(kCutMarker);
+  CHECK(redact_arg(other) == other);
+}
+
+}  // namespace aj
