@@ -166,15 +166,11 @@ class Planner {
     return c && (c->category == Category::kReadOnly || c->category == Category::kReadWrite);
   }
 
-  // The nearest writable request above path (a link in it is the command's
-  // to plant), or nullptr.
+  // The nearest requested path above path when it is writable (a link in it
+  // is the command's to plant), or nullptr.
   const Request* writable_holder(const std::string& path) const {
-    for (std::string p = path; p.size() > 1;) {
-      p.resize(p.rfind('/') == 0 ? 1 : p.rfind('/'));
-      if (auto it = winners_.find(p); it != winners_.end())
-        return it->second.category == Category::kReadWrite ? &it->second : nullptr;
-    }
-    return nullptr;
+    const Request* c = covering(path);
+    return c && c->category == Category::kReadWrite ? c : nullptr;
   }
 
   // The outermost of the writable requests path lies in, one inside the
@@ -192,11 +188,6 @@ class Planner {
     return nullptr;
   }
 
-  bool covered_by_writable(const std::string& path) const {
-    const Request* c = covering(path);
-    return c && c->category == Category::kReadWrite;
-  }
-
   void plan_one(const Request& r, std::vector<MountOp>& out) {
     if (r.category == Category::kTmpfs) {
       unsigned mode = (r.path == "/tmp" || r.path == "/var/tmp") ? 01777 : 0755;
@@ -212,7 +203,7 @@ class Planner {
       if (!is_optional(r.path))
         error(r.where,
               fmt::format("'{}' does not exist (list it in `optional` if that is fine)", r.path));
-      else if (r.category == Category::kReadOnly && covered_by_writable(r.path))
+      else if (r.category == Category::kReadOnly && writable_holder(r.path))
         plan_.unguarded.push_back({r.path, r.where});
       return;
     }
@@ -229,43 +220,51 @@ class Planner {
       if (!is_optional(r.path)) error(r.where, fmt::format("'{}' is a dangling symlink", r.path));
       return;
     }
-    // A symlink planted in the workspace (or any writable path) by an
-    // earlier session must not pull a host path into the jail: what a path
-    // inside a writable grant leads to must stay inside that grant, and
-    // nothing may lead to a hidden path.
-    if (!req_.workspace.empty() && path_is_within(r.path, req_.workspace) &&
-        !path_is_within(*real, req_.workspace)) {
-      error(r.where, fmt::format("'{}' resolves to '{}', outside the workspace", r.path, *real));
-      return;
-    }
-    if (const std::string* hidden = hidden_holding(*real); hidden && *real != r.path) {
-      error(r.where, fmt::format("'{}' resolves to '{}', which the profile hides", r.path, *real));
-      return;
-    }
-    // (The writable path itself may be a link of the user's, ~/.claude to a
-    // dotfiles directory: where it leads counts too. It is a mount point in
-    // the jail, so the command cannot replace it.)
-    if (const Request* holder = outermost_writable_holder(r.path);
-        holder && *real != r.path && !path_is_within(*real, holder->path) &&
-        !path_is_within(*real, disk_.real_path(holder->path).value_or(holder->path))) {
-      error(r.where,
-            fmt::format("'{}' resolves to '{}', outside the writable '{}' that holds it (a link "
-                        "there could have been planted by an earlier session): replace the link "
-                        "with what it points to, or grant '{}' in a profile of your own",
-                        r.path, *real, holder->path, *real));
-      return;
-    }
-    if (*real != r.path && r.category == Category::kReadOnly) note_links(r);
-    // A read-only file with another name inside a writable path (a hard
-    // link an earlier session made) could be written through that name.
-    if (r.category == Category::kReadOnly && disk_.kind(*real) == FileKind::kFile &&
-        disk_.link_count(*real) > 1 && outermost_writable_holder(r.path)) {
-      error(r.where, fmt::format("'{}' has {} hard links: through another name the command could "
-                                 "write it; remove the extra links (find -samefile)",
-                                 *real, disk_.link_count(*real)));
-      return;
-    }
+    if (!may_bind(r, *real)) return;
     out.push_back({mk, *real, *real, r.where, 0, false});
+  }
+
+  // Whether r's path may be bound from where it leads, `real`; if not, says
+  // why. A link planted in the workspace (or any writable path) by an
+  // earlier session must not pull a host path into the jail: what a path
+  // inside a writable grant leads to stays inside that grant, and nothing
+  // leads to a hidden path. Nor may a read-only file there have a second
+  // name (a hard link) to write it through.
+  bool may_bind(const Request& r, const std::string& real) {
+    if (!req_.workspace.empty() && path_is_within(r.path, req_.workspace) &&
+        !path_is_within(real, req_.workspace)) {
+      error(r.where, fmt::format("'{}' resolves to '{}', outside the workspace", r.path, real));
+      return false;
+    }
+    const Request* holder = outermost_writable_holder(r.path);
+    if (real != r.path) {
+      if (hidden_holding(real)) {
+        error(r.where, fmt::format("'{}' resolves to '{}', which the profile hides", r.path, real));
+        return false;
+      }
+      // (The writable path itself may be a link of the user's, ~/.claude to
+      // a dotfiles directory: where it leads counts too. It is a mount point
+      // in the jail, so the command cannot replace it.)
+      if (holder && !path_is_within(real, holder->path) &&
+          !path_is_within(real, disk_.real_path(holder->path).value_or(holder->path))) {
+        error(r.where,
+              fmt::format("'{}' resolves to '{}', outside the writable '{}' that holds it (a link "
+                          "there could have been planted by an earlier session): replace the "
+                          "link with what it points to, or grant '{}' in a profile of your own",
+                          r.path, real, holder->path, real));
+        return false;
+      }
+      if (r.category == Category::kReadOnly) note_links(r);
+    }
+    if (holder && r.category == Category::kReadOnly && disk_.kind(real) == FileKind::kFile) {
+      if (const std::uint64_t links = disk_.link_count(real); links > 1) {
+        error(r.where, fmt::format("'{}' has {} hard links: through another name the command "
+                                   "could write it; remove the extra links (find -samefile)",
+                                   real, links));
+        return false;
+      }
+    }
+    return true;
   }
 
   // Each component of r.path that is a symbolic link (see MountPlan::links).

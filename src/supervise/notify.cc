@@ -111,8 +111,10 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     // every open allowed here.
     const bool follow_last =
         !(flags & O_NOFOLLOW) && (flags & (O_CREAT | O_EXCL)) != (O_CREAT | O_EXCL);
-    const std::string through = through_proc_links(
-        proc_self_as(named, pid), [pid] { return absolute_in_jail(pid, AT_FDCWD, "."); });
+    // /proc/self/root and /proc/self/cwd first (as the caller sees them),
+    // then any other /proc/self link named as the caller's own process.
+    const std::string through = proc_self_as(
+        through_proc_links(named, [pid] { return absolute_in_jail(pid, AT_FDCWD, "."); }), pid);
     leads_to = resolve_in_jail(jail_root(pid), through, follow_last);
     if (leads_to.empty() || leads_to == path) return;
     verdict = trace_(leads_to, write);

@@ -7,6 +7,8 @@
 
 #include <cerrno>
 
+#include "sys/read_file.h"
+
 namespace aj {
 
 std::string walkable_fd_reason(int fd) {
@@ -24,10 +26,7 @@ std::vector<std::string> refused_inherited_fds(const std::vector<int>& fds) {
   for (int fd : fds) {
     const std::string why = walkable_fd_reason(fd);
     if (why.empty()) continue;
-    std::string target(4096, '\0');
-    const ssize_t n =
-        ::readlink(fmt::format("/proc/self/fd/{}", fd).c_str(), target.data(), target.size() - 1);
-    target.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    const std::string target = read_link(fmt::format("/proc/self/fd/{}", fd)).value_or("");
     out.push_back(fmt::format(
         "file descriptor {}{} {}: the command could reach the host's files through it, past "
         "hidden paths; refusing to run",
