@@ -205,23 +205,45 @@ std::string redact_url_passwords(std::string_view s) {
   return out;
 }
 
+// The characters a match can start with, so most positions are passed over
+// at the cost of one lookup (this runs on every exec's journal line).
+constexpr std::array<bool, 256> match_starts() {
+  std::array<bool, 256> t{};
+  t['-'] = t['_'] = t['e'] = t['b'] = t['t'] = true;  // options, jwt, auth schemes
+  for (char c = 'A'; c <= 'Z'; ++c) t[static_cast<unsigned char>(c)] = true;  // NAME=
+  for (const PrefixRule& rule : kPrefixRules) t[static_cast<unsigned char>(rule.prefix[0])] = true;
+  return t;
+}
+constexpr std::array<bool, 256> kMatchStarts = match_starts();
+
+std::optional<Match> match_at(std::string_view s, std::size_t i, std::size_t& jwt_failed,
+                              std::array<std::size_t, kPrefixRules.size()>& prefix_failed) {
+  if (!kMatchStarts[static_cast<unsigned char>(s[i])]) return {};
+  std::optional<Match> m = match_option(s, i);
+  if (!m) m = match_assignment(s, i);
+  if (!m) m = match_auth(s, i);
+  if (!m) m = match_jwt(s, i, jwt_failed);
+  if (!m) m = match_prefix(s, i, prefix_failed);
+  return m;
+}
+
 std::string redact_patterns(std::string_view s) {
   std::string out;
   out.reserve(s.size());
   std::array<std::size_t, kPrefixRules.size()> prefix_failed{};
   std::size_t jwt_failed = 0;
   for (std::size_t i = 0; i < s.size();) {
+    // Matches start at a word boundary: here, or just past the next
+    // character that is not alphanumeric. What lies between is kept.
+    const bool boundary = i == 0 || !is_alnum(s[i - 1]);
     std::optional<Match> m;
-    bool boundary = i == 0 || !is_alnum(s[i - 1]);
-    if (boundary) {
-      m = match_option(s, i);
-      if (!m) m = match_assignment(s, i);
-      if (!m) m = match_auth(s, i);
-      if (!m) m = match_jwt(s, i, jwt_failed);
-      if (!m) m = match_prefix(s, i, prefix_failed);
-    }
+    if (boundary) m = match_at(s, i, jwt_failed, prefix_failed);
     if (!m) {
-      out += s[i++];
+      std::size_t next = i;
+      while (next < s.size() && is_alnum(s[next])) ++next;
+      next = std::min(next + 1, s.size());
+      out.append(s.substr(i, next - i));
+      i = next;
       continue;
     }
     out.append(s.substr(i, m->keep));

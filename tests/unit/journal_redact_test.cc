@@ -59,6 +59,14 @@ TEST_CASE("credential-looking parts of an argument are redacted") {
       {"postgres://u:p%40ss@db:5432/app", "postgres://u:[REDACTED]@db:5432/app"},
       {"git clone https://bob:pw@host/r.git && x://c:d@e",
        "git clone https://bob:[REDACTED]@host/r.git && x://c:[REDACTED]@e"},
+      // Matches start at word boundaries only, wherever the word stands.
+      {"a,sk-0123456789abcdefghijABCDEFGHIJ;b", "a,[REDACTED];b"},
+      {"xsk-0123456789abcdefghijABCDEFGHIJ", "xsk-0123456789abcdefghijABCDEFGHIJ"},
+      {"9AKIAIOSFODNN7EXAMPLE AKIAIOSFODNN7EXAMPLE", "9AKIAIOSFODNN7EXAMPLE [REDACTED]"},
+      {"--token=a --password=b", "--token=[REDACTED] --password=[REDACTED]"},
+      {"ghp_0123456789abcdefghijABCDEFGHIJklmn/ghp_0123456789abcdefghijABCDEFGHIJklmn",
+       "[REDACTED]/[REDACTED]"},
+      {"  \tTOKEN=x", "  \tTOKEN=[REDACTED]"},
   };
   for (const Row& r : rows) {
     CAPTURE(r.in);
