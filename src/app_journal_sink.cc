@@ -147,6 +147,20 @@ void JournalSink::watched_changed(const std::string& path, const std::string& ru
   emit(std::move(e));
 }
 
+void JournalSink::links_added(const std::string& path, const std::string& rule,
+                              const std::string& reason, const std::vector<std::string>& links,
+                              const std::vector<std::string>& targets) {
+  JournalEvent e("fs.changed");
+  e.layer = "supervisor (watch)";
+  e.rule = rule;
+  e.set("path", path);
+  e.set("change", "links added");
+  e.set("reason", reason);
+  e.set("entries", links);
+  e.set("link_targets", targets);
+  emit(std::move(e));
+}
+
 void JournalSink::emit_limit(const std::string& layer, const std::string& rule,
                              const std::string& which, const std::string& value) {
   JournalEvent e("limit");

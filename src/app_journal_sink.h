@@ -58,6 +58,9 @@ class JournalSink final : public EventSink {
   void watched_changed(const std::string& path, const std::string& rule, const std::string& what,
                        const std::string& reason, const std::vector<std::string>& changed,
                        const std::vector<std::string>& git_settings_added);
+  // New symbolic links beneath a git directory (fs.changed, "links added").
+  void links_added(const std::string& path, const std::string& rule, const std::string& reason,
+                   const std::vector<std::string>& links, const std::vector<std::string>& targets);
   bool healthy() const override { return !(settings_.required && failed_) && !over_size_; }
   bool record_before_continue() const override { return settings_.required; }
 

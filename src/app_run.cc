@@ -423,7 +423,7 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   // The journal is closed as soon as the command has ended and its session
   // is empty: the durable write then overlaps the init's teardown.
   bool ended = false;
-  WatchedPaths watched(plan.watched, plan.env);
+  WatchedPaths watched(plan.watched, plan.link_watched, plan.env);
   lo.on_command_exit = [&](const Outcome& out) {
     report_cgroup_events(layers, sink);
     watched.report(journal.get());

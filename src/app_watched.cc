@@ -9,6 +9,7 @@
 #include "journal/summary.h"
 #include "plan/git_protect.h"
 #include "policy/variables.h"
+#include "supervise/new_links.h"
 #include "sys/host_probe.h"
 
 namespace aj {
@@ -32,8 +33,12 @@ std::vector<std::string> git_settings_of(const std::string& path) {
 }  // namespace
 
 WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths,
+                           const std::vector<WatchedPath>& link_roots,
                            const std::vector<std::string>& env)
-    : paths_(paths), before_(take_paths_state(roots_of(paths))) {
+    : paths_(paths),
+      link_roots_(link_roots),
+      start_(link_walk_start_time()),
+      before_(take_paths_state(roots_of(paths))) {
   redactor_.add_secret_environment(env);
   for (const auto& p : paths_)
     if (looks_like_git_config(p.path)) git_settings_before_[p.path] = git_settings_of(p.path);
@@ -50,20 +55,30 @@ std::vector<std::string> WatchedPaths::git_settings_added(const std::string& pat
   return added;
 }
 
+// The command may have left the terminal concealing text (SGR 8), in the
+// alternate screen, drawing lines instead of letters (ESC ( 0, SO) or with
+// the foreground colour set to the background's (OSC 10/11): back to
+// normal first, so the warnings show. Not a full reset (ESC c), which
+// would clear the screen.
+void reset_terminal_for_warnings() {
+  static bool done = false;
+  if (done || !::isatty(STDERR_FILENO)) return;
+  done = true;
+  static constexpr char kReset[] = "\033[0m\033[?1049l\033(B\033)B\017\033]110\007\033]111\007";
+  [[maybe_unused]] auto n = ::write(STDERR_FILENO, kReset, sizeof kReset - 1);
+}
+
 void WatchedPaths::report(JournalSink* journal) {
-  if (reported_ || paths_.empty()) return;
+  if (reported_) return;
   reported_ = true;
+  if (!paths_.empty()) report_changes(journal);
+  if (!link_roots_.empty()) report_new_links(journal);
+}
+
+void WatchedPaths::report_changes(JournalSink* journal) {
   const PathsState after = take_paths_state(roots_of(paths_));
   const std::vector<PathChange> changes = compare_paths_state(before_, after);
-  // The command may have left the terminal concealing text (SGR 8), in the
-  // alternate screen, drawing lines instead of letters (ESC ( 0, SO) or with
-  // the foreground colour set to the background's (OSC 10/11): back to
-  // normal first, so these lines show. Not a full reset (ESC c), which
-  // would clear the screen.
-  if (!changes.empty() && ::isatty(STDERR_FILENO)) {
-    static constexpr char kReset[] = "\033[0m\033[?1049l\033(B\033)B\017\033]110\007\033]111\007";
-    [[maybe_unused]] auto n = ::write(STDERR_FILENO, kReset, sizeof kReset - 1);
-  }
+  if (!changes.empty()) reset_terminal_for_warnings();
   if (before_.truncated || after.truncated)
     log::warn(
         "the watched paths hold more than {} entries, or trees deeper than 64 directories: only "
@@ -92,6 +107,31 @@ void WatchedPaths::report(JournalSink* journal) {
       log::warn("'{}' now sets {}: git on the host would run it (or read more config from it)",
                 watched.path, display_safe(redactor_.redact(setting)));
     if (journal) journal->watched_changed(watched.path, rule, change, watched.why, entries, added);
+  }
+}
+
+void WatchedPaths::report_new_links(JournalSink* journal) {
+  for (const auto& root : link_roots_) {
+    const NewLinks found = find_new_links(root.path, start_);
+    if (found.truncated)
+      log::warn("'{}' holds more than {} entries: only part of it was searched for new links",
+                root.path, kMaxLinkWalkEntries);
+    if (found.links.empty()) continue;
+    reset_terminal_for_warnings();
+    std::vector<std::string> paths, targets;
+    for (const auto& l : found.links) {
+      paths.push_back(l.path);
+      targets.push_back(l.target);
+    }
+    // The names are the command's text: shown escaped, without secrets.
+    const NewLink& first = found.links.front();
+    const std::size_t n = found.links.size();
+    log::warn(
+        "the command made {} in '{}' ({}'{}' -> '{}'): {}; remove {} before running git there",
+        n == 1 ? std::string("a symbolic link") : fmt::format("{} symbolic links", n), root.path,
+        n == 1 ? "" : "first ", display_safe(redactor_.redact(first.path)),
+        display_safe(redactor_.redact(first.target)), root.why, n == 1 ? "it" : "them");
+    if (journal) journal->links_added(root.path, root.where.str(), root.why, paths, targets);
   }
 }
 

@@ -2,6 +2,8 @@
 // read-only but the jail could not (Plan::watched; supervise/watched_paths.h).
 #pragma once
 
+#include <time.h>
+
 #include <map>
 #include <string>
 #include <vector>
@@ -18,17 +20,25 @@ class WatchedPaths {
  public:
   // Takes the paths' state; call before the command starts. env: the
   // command's environment, whose secret values the warnings never show.
-  WatchedPaths(const std::vector<WatchedPath>& paths, const std::vector<std::string>& env);
+  // link_roots: directories whose new symbolic links are reported
+  // (Plan::link_watched; supervise/new_links.h).
+  WatchedPaths(const std::vector<WatchedPath>& paths, const std::vector<WatchedPath>& link_roots,
+               const std::vector<std::string>& env);
 
   // Compares with the state now (once the session's processes are gone):
   // one warning and one fs.changed event (when journal is given) per watched
-  // path that changed or has changed entries beneath it. Once only.
+  // path that changed or has changed entries beneath it, and one of each
+  // for a link root holding links made since the start. Once only.
   void report(JournalSink* journal);
 
  private:
   std::vector<std::string> git_settings_added(const std::string& path) const;
+  void report_changes(JournalSink* journal);
+  void report_new_links(JournalSink* journal);
 
   std::vector<WatchedPath> paths_;
+  std::vector<WatchedPath> link_roots_;
+  struct timespec start_ {};
   PathsState before_;
   // For each watched git config file (plan/git_protect.h), the settings that
   // run code it held before the command started.

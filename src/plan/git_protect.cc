@@ -41,6 +41,9 @@ constexpr const char* kBareTopWhy =
 constexpr const char* kNamedGitDirWhy =
     "in the git directory a .git file or commondir names: git on the host takes config and "
     "hooks from there";
+constexpr const char* kLinksWhy =
+    "git on the host writes through a symbolic link in its own directory (the reflog is "
+    "appended to, COMMIT_EDITMSG and FETCH_HEAD rewritten), to wherever it leads";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
@@ -138,6 +141,13 @@ class Protector {
 
   void watch(const std::string& path, const SourceLoc& where, const char* why) {
     out_.watched.push_back({path, where, why});
+  }
+
+  // New symbolic links beneath a git directory are reported at the end.
+  void watch_links(const std::string& dir, const SourceLoc& where) {
+    for (const auto& p : out_.link_roots)
+      if (path_is_within(dir, p.path)) return;
+    out_.link_roots.push_back({dir, where, kLinksWhy});
   }
 
   GitProtection take() { return std::move(out_); }
@@ -427,6 +437,7 @@ void protect_named_git_dir(const std::string& named, const std::string& checkout
   for (const auto& [leaf, leaf_where] : leaves)
     protect.keep_or_watch(named + leaf, leaf_where, kNamedGitDirWhy);
   protect.pin(named, where);
+  protect.watch_links(named, where);
   for (const char* redirect : kRedirects)
     protect.keep_or_watch(named + "/" + redirect, where, kRedirectWhy);
   scanner.scan_repository(named, checkout);
@@ -492,6 +503,9 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     // config says). A project with a HEAD of its own at the top is left be.
     if (disk.kind(top + "/HEAD") == FileKind::kMissing)
       protect.watch(top + "/HEAD", where, kBareTopWhy);
+    // Links git would write through, in a repository of any age; a .git
+    // file is a file (where it points is handled below).
+    if (disk.kind(git_dir) != FileKind::kFile) protect.watch_links(git_dir, where);
     // No repository yet: one made during the session, in any form (a .git
     // directory, or a .git file naming a git directory elsewhere in the
     // workspace, whose hooks nothing here protects), is reported.

@@ -21,6 +21,9 @@ struct GitProtection {
   // .git/worktrees and each worktree's.
   std::vector<ExpandedPath> pinned;
   std::vector<WatchedPath> watched;  // to report changes of (Plan::watched)
+  // Git directories beneath which symbolic links made during the session
+  // are reported (Plan::link_watched).
+  std::vector<WatchedPath> link_roots;
 };
 
 // Where the host's git finds the user's config: home (~/.gitconfig,

@@ -385,6 +385,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   mark_noexec(plan.mounts, exec);
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
   plan.watched = watched_paths(plan, git.watched);
+  plan.link_watched = std::move(git.link_roots);
   plan.rlimits = build_rlimits(policy.limits);
   if (policy.limits.memory) plan.memory_max = policy.limits.memory->value;
   if (policy.limits.processes) plan.pids_max = policy.limits.processes->value;

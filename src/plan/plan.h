@@ -57,6 +57,9 @@ struct Plan {
   // .git's config and hooks elsewhere (commondir, config.worktree). Compared
   // before and after the command, and every change reported.
   std::vector<WatchedPath> watched;
+  // Directories beneath which a symbolic link made during the session is
+  // reported when it ends (git directories: git writes through such links).
+  std::vector<WatchedPath> link_watched;
 };
 
 struct PlanResult {

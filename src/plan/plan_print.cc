@@ -33,6 +33,10 @@ std::string format_plan(const Plan& plan) {
     out += "watched (changes reported when the command ends):\n";
     for (const auto& w : plan.watched) out += fmt::format("       {}: {}\n", w.path, w.why);
   }
+  if (!plan.link_watched.empty()) {
+    out += "new symbolic links reported beneath:\n";
+    for (const auto& w : plan.link_watched) out += fmt::format("       {}: {}\n", w.path, w.why);
+  }
   std::string names;
   for (const auto& e : plan.env) names += (names.empty() ? "" : " ") + e.substr(0, e.find('='));
   line("env", names);

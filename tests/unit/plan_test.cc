@@ -424,6 +424,53 @@ TEST_CASE("what the jail cannot keep read-only is watched") {
   }
 }
 
+TEST_CASE("new symbolic links are looked for in each protected git directory") {
+  const std::string w = "/home/u/proj", g = w + "/.git";
+  auto roots = [](const Plan& p) {
+    std::vector<std::string> out;
+    for (const auto& l : p.link_watched) out.push_back(l.path);
+    return out;
+  };
+  SUBCASE("a .git directory, with its submodules beneath it (one root)") {
+    FakeDisk d = disk();
+    d.kinds[g + "/modules"] = d.kinds[g + "/modules/sub"] = FileKind::kDirectory;
+    d.kinds[g + "/modules/sub/HEAD"] = d.kinds[g + "/modules/sub/config"] = FileKind::kFile;
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(roots(*r.plan) == std::vector<std::string>{g});
+    CHECK(r.plan->link_watched[0].where.str() == "p.toml:3:1");
+    CHECK(r.plan->link_watched[0].why.find("writes through a symbolic link") != std::string::npos);
+  }
+  SUBCASE("no repository yet: one made during the session is searched too") {
+    FakeDisk d = disk();
+    d.kinds.erase(g);
+    d.kinds.erase(g + "/hooks");
+    d.kinds.erase(g + "/config");
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(roots(*r.plan) == std::vector<std::string>{g});
+  }
+  SUBCASE("a .git file: the git directory it names inside the workspace") {
+    FakeDisk d = disk();
+    d.kinds.erase(g + "/hooks");
+    d.kinds.erase(g + "/config");
+    d.kinds[g] = FileKind::kFile;
+    d.texts[g] = "gitdir: .repo/x.git\n";
+    d.kinds[w + "/.repo"] = d.kinds[w + "/.repo/x.git"] = FileKind::kDirectory;
+    PlanResult r = plan_with(policy(), d);
+    REQUIRE(r.plan);
+    CHECK(roots(*r.plan) == std::vector<std::string>{w + "/.repo/x.git"});
+  }
+  SUBCASE("nothing kept read-only: nothing searched") {
+    ProfileLayer l;
+    l.file = "p.toml";
+    l.filesystem.workspace = Item<WorkspaceMode>{WorkspaceMode::kBind, {"p.toml", 1, 1}};
+    PlanResult r = plan_with(merge_layers({l}));
+    REQUIRE(r.plan);
+    CHECK(r.plan->link_watched.empty());
+  }
+}
+
 TEST_CASE("the metadata that redirects a protected .git is read-only, or watched") {
   const std::string w = "/home/u/proj", g = w + "/.git";
   auto ro = [](const Plan& p, const std::string& path) {

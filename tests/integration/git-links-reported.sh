@@ -1,0 +1,64 @@
+#!/bin/bash
+# git on the host writes through a symbolic link in its own directory: it
+# appends the reflog to .git/logs/HEAD, rewrites COMMIT_EDITMSG, makes
+# refs. The jail cannot stop the command from putting links there (.git is
+# writable, so commits work), so every link made during the session beneath
+# a protected git directory, or moved there, is reported when the command
+# ends: on stderr and as an fs.changed event ("links added") naming each
+# link and what it says. A link that was there before is not; nor is
+# ordinary work.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v git >/dev/null || die "git is needed"
+command -v python3 >/dev/null || die "python3 is needed"
+
+g() { as_user git -c user.name=t -c user.email=t@t.invalid "$@"; }
+g init -q "$WS" && g -C "$WS" commit -q --allow-empty -m top || die "git failed"
+as_user ln -s "$RUN/old-target" "$WS/.git/info/old" || die "ln failed"
+sleep 0.2  # older than the session by more than the file system clock's slack
+
+J=$RUN/j.jsonl
+# "LINKS <path>|<entries joined by ,>|<targets joined by ,>" per event.
+links_events() {
+  python3 - "$J" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "fs.changed" and e.get("change") == "links added":
+        print("LINKS %s|%s|%s" % (e["path"], ",".join(e["entries"]), ",".join(e["link_targets"])))
+PY
+}
+
+# Control: ordinary work in the repository reports no link.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c 'echo x > f && git add f &&
+  git -c user.name=t -c user.email=t@t.invalid commit -q -m work && echo COMMIT:OK'
+check_capture "control: a jailed commit works" out_has_line COMMIT:OK
+check_capture "control: no link reported" all_lacks "symbolic link"
+capture links_events
+check_capture "control: no links-added event" [ -z "$OUT" ]
+
+# The attack: the reflog and the commit message file made links out of the
+# workspace, and a link made elsewhere moved in among the refs.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c "
+rm -f .git/logs/HEAD && ln -s '$RUN/victim' .git/logs/HEAD &&
+rm -f .git/COMMIT_EDITMSG && ln -s '$RUN/victim2' .git/COMMIT_EDITMSG &&
+ln -s ../../../x y && mv y .git/refs/heads/y && echo PLANTED"
+check_capture "the jailed command could plant the links (.git is writable)" out_has_line PLANTED
+check_capture "stderr names the links, the first one and what it leads to" \
+  err_matches "made 3 symbolic links in '$WS/\.git' \(first '$WS/\.git/[^']+' -> '[^']+'\).*remove them before running git there"
+capture links_events
+check_capture "journal: one links-added event for .git" out_matches "^LINKS $WS/\.git\|"
+check_capture "journal: the reflog link and where it leads" \
+  out_matches "$WS/\.git/logs/HEAD.*\|.*$RUN/victim(,|$)"
+check_capture "journal: the commit message link" out_has "$WS/.git/COMMIT_EDITMSG"
+check_capture "journal: the link moved in (rename sets its ctime)" out_has "$WS/.git/refs/heads/y"
+check_capture "journal: the link that was there before is not named" out_lacks "$WS/.git/info/old"
+
+# --dry-run says where new links are looked for.
+capture jail --dry-run -- true
+check_capture "--dry-run lists .git among the directories searched for new links" \
+  out_has "$WS/.git: git on the host writes through a symbolic link"
+finish
