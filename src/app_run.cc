@@ -471,8 +471,12 @@ int command_run(const CliOptions& o) {
   ::signal(SIGPIPE, SIG_IGN);
   // The command may take the terminal's foreground and set TOSTOP: our own
   // writes (the end-of-session warnings) and the restoring of the terminal
-  // must then neither stop us nor fail with EIO.
+  // must then neither stop us nor fail with EIO. And a read of the terminal
+  // from the job's group, by a command that gave the foreground to a group
+  // of its own, sends SIGTTIN to the whole job: stopped, we would no longer
+  // supervise (no --timeout, notified calls waiting).
   ::signal(SIGTTOU, SIG_IGN);
+  ::signal(SIGTTIN, SIG_IGN);
   if (o.journal_target && o.journal_target->rfind("fd:", 0) == 0) {
     for (int fd : o.pass_fds)
       if (*o.journal_target == fmt::format("fd:{}", fd)) {

@@ -230,7 +230,15 @@ class Builder {
         "(TIOCSTI, TIOCLINUX) and changing its line discipline (TIOCSETD) are blocked by "
         "seccomp, and its settings, foreground group and the status flags of what you "
         "hand it on descriptors 0-2 are given back when the session ends; a window size it "
-        "sets stays (yours may have changed meanwhile).");
+        "sets stays (yours may have changed meanwhile). It can also stop the other programs "
+        "of its job (those in a pipeline with agentjail) by reading the terminal after giving "
+        "the foreground to a group of its own (SIGTTIN); agentjail itself ignores that.");
+    if (plan_.net == NetMode::kHost && plan_.user_namespace)
+      a.push_back(
+          "The host's network is shared, its abstract unix socket names too: the command "
+          "cannot connect to the host's (Landlock ABI 6 or later), but it can take a free "
+          "name (an X display's, @/tmp/.X11-unix/X1, when no X server holds it) and a host "
+          "program that then connects there talks to the command.");
     if (plan_.uid == 0)
       a.push_back(
           "Invoked by root, the command owns what root owns: root-only files under the "

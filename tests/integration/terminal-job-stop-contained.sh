@@ -1,0 +1,68 @@
+#!/bin/bash
+# Run from an interactive shell, the command shares the terminal and the job
+# with the supervisor. It can make a process group of its own the terminal's
+# foreground and then read the terminal from the job's group: the kernel
+# sends SIGTTIN to the whole job. The supervisor (and the init) ignore it, so
+# the session stays supervised: --timeout still ends it, the command's
+# escaped child included. Run in a pseudo terminal under `bash -m` (job
+# control), as a user's shell would.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v python3 >/dev/null || die "python3 is needed"
+
+mkdir -p "$WS/.probe"
+# Inside: a child in a group of its own takes the foreground and keeps
+# writing a mark; the parent reads the terminal from the background.
+cat >"$WS/.probe/ttin.py" <<'PY'
+import os, time
+c = os.fork()
+if c == 0:
+    os.setpgid(0, 0)
+    for i in range(60):
+        with open("alive.log", "a") as f: f.write("alive %d\n" % i)
+        time.sleep(0.5)
+    os._exit(0)
+time.sleep(0.3)
+os.tcsetpgrp(0, c)
+print("FOREGROUND:GIVEN", flush=True)
+os.read(0, 1)
+PY
+# Outside: a pseudo terminal with a job-control shell running the jail.
+cat >"$RUN/harness.py" <<'PY'
+import os, pty, select, sys, time
+argv = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    cmd = " ".join("'%s'" % a for a in argv)
+    os.execvp("bash", ["bash", "-m", "-c", cmd + "; echo AGENTJAIL-RETURNED:$?"])
+out = b""
+deadline = time.time() + 40
+while time.time() < deadline and b"AGENTJAIL-RETURNED" not in out:
+    r, _, _ = select.select([fd], [], [], 0.2)
+    if r:
+        try:
+            out += os.read(fd, 4096)
+        except OSError:
+            break
+sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
+try:
+    os.kill(pid, 9)
+except ProcessLookupError:
+    pass
+PY
+chmod -R a+rX "$WS/.probe" "$RUN/harness.py"
+rm -f "$WS/alive.log"
+
+J=$RUN/j.jsonl
+jail_argv -q --journal "$J" --timeout 3s -- python3 "$WS/.probe/ttin.py"
+capture as_user python3 "$RUN/harness.py" "${JAIL_ARGV[@]}"
+check_capture "the command gave the foreground to a group of its own" out_has FOREGROUND:GIVEN
+check_capture "the job was not stopped: --timeout ended the session (status 124)" \
+  out_has AGENTJAIL-RETURNED:124
+check "the child in its own group had run (it wrote marks)" [ -s "$WS/alive.log" ]
+check "journal: the session ended by the wall-clock limit" \
+  python3 -c 'import json,sys
+ev=[json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if any(e.get("event")=="limit" and e.get("limit")=="wall_time" for e in ev) and ev[-1].get("event")=="session.end" and ev[-1].get("timed_out") is True else 1)' "$J"
+finish
