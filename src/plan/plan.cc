@@ -270,6 +270,26 @@ std::string journal_dir_to_hide(const std::string& target) {
   return dir;
 }
 
+// Writable directories outside the workspace hold state that programs on
+// the host write to later (Claude Code's ~/.claude: its history and
+// transcripts are appended to): a symbolic link the command makes there
+// leads those writes wherever it says, so new links are reported, as in a
+// protected .git.
+void add_writable_link_roots(Plan& plan, const std::vector<ExpandedPath>& read_write,
+                             const Disk& disk) {
+  constexpr const char* kWhy =
+      "programs on the host that write here later write through a symbolic link, to wherever "
+      "it leads";
+  for (const ExpandedPath& p : read_write) {
+    if (!plan.workspace.empty() && path_is_within(p.path, plan.workspace)) continue;
+    if (disk.kind(p.path) != FileKind::kDirectory) continue;
+    const bool covered =
+        std::any_of(plan.link_watched.begin(), plan.link_watched.end(),
+                    [&](const WatchedPath& w) { return path_is_within(p.path, w.path); });
+    if (!covered) plan.link_watched.push_back({p.path, p.where, kWhy});
+  }
+}
+
 }  // namespace
 
 PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& disk,
@@ -386,6 +406,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.landlock = plan_landlock(policy, plan, facts.landlock_abi, exec);
   plan.watched = watched_paths(plan, git.watched);
   plan.link_watched = std::move(git.link_roots);
+  add_writable_link_roots(plan, req.read_write, disk);
   plan.rlimits = build_rlimits(policy.limits);
   if (policy.limits.memory) plan.memory_max = policy.limits.memory->value;
   if (policy.limits.processes) plan.pids_max = policy.limits.processes->value;

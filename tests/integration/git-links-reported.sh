@@ -6,7 +6,9 @@
 # a protected git directory, or moved there, is reported when the command
 # ends: on stderr and as an fs.changed event ("links added") naming each
 # link and what it says. A link that was there before is not; nor is
-# ordinary work.
+# ordinary work. The same holds for every writable directory outside the
+# workspace (Claude Code's ~/.claude under the claude profile: it appends
+# to its history and transcripts there, from the host too).
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -56,6 +58,24 @@ check_capture "journal: the reflog link and where it leads" \
 check_capture "journal: the commit message link" out_has "$WS/.git/COMMIT_EDITMSG"
 check_capture "journal: the link moved in (rename sets its ctime)" out_has "$WS/.git/refs/heads/y"
 check_capture "journal: the link that was there before is not named" out_lacks "$WS/.git/info/old"
+
+# A writable directory outside the workspace, as the claude profile's
+# ~/.claude: a link made there is reported too.
+as_user mkdir -p "$FAKE_HOME/state" || die "mkdir failed"
+write_profile itest-state <<'TOML'
+[profile]
+extends = ["default"]
+[filesystem]
+read_write = ["~/state"]
+TOML
+rm -f "$J"
+capture jail -p itest-state --journal "$J" -- sh -c "ln -s '$FAKE_HOME/.bashrc' '$FAKE_HOME/state/history.jsonl' && echo PLANTED"
+check_capture "a writable state directory: the link could be made" out_has_line PLANTED
+check_capture "a writable state directory: stderr names the link" \
+  err_matches "made a symbolic link in '$FAKE_HOME/state' \('$FAKE_HOME/state/history\.jsonl' -> '$FAKE_HOME/\.bashrc'\)"
+capture links_events
+check_capture "a writable state directory: journal event" \
+  out_has_line "LINKS $FAKE_HOME/state|$FAKE_HOME/state/history.jsonl|$FAKE_HOME/.bashrc"
 
 # --dry-run says where new links are looked for.
 capture jail --dry-run -- true

@@ -89,8 +89,9 @@ FakeDisk disk() {
 
 Item<std::string> at(const char* v, int line) { return {v, {"p.toml", line, 1}}; }
 
-Policy policy() {
+Policy policy(std::vector<Item<std::string>> read_write = {}) {
   ProfileLayer l;
+  l.filesystem.read_write.add = std::move(read_write);
   l.file = "p.toml";
   l.filesystem.workspace = Item<WorkspaceMode>{WorkspaceMode::kBind, {"p.toml", 1, 1}};
   l.filesystem.read_only.add = {at("/usr", 2), at("/etc", 2), at("/bin", 2),
@@ -460,6 +461,18 @@ TEST_CASE("new symbolic links are looked for in each protected git directory") {
     PlanResult r = plan_with(policy(), d);
     REQUIRE(r.plan);
     CHECK(roots(*r.plan) == std::vector<std::string>{w + "/.repo/x.git"});
+  }
+  SUBCASE("writable directories outside the workspace, not files nor what is inside it") {
+    FakeDisk d = disk();
+    d.kinds["/home/u/.claude"] = FileKind::kDirectory;
+    d.kinds["/home/u/.claude.json"] = FileKind::kFile;
+    d.kinds[w + "/build"] = FileKind::kDirectory;
+    PlanResult r = plan_with(
+        policy({at("~/.claude", 9), at("~/.claude.json", 9), at("${WORKSPACE}/build", 9)}), d);
+    REQUIRE(r.plan);
+    CHECK(roots(*r.plan) == std::vector<std::string>{g, "/home/u/.claude"});
+    CHECK(r.plan->link_watched[1].where.str() == "p.toml:9:1");
+    CHECK(r.plan->link_watched[1].why.find("programs on the host") != std::string::npos);
   }
   SUBCASE("nothing kept read-only: nothing searched") {
     ProfileLayer l;
