@@ -18,13 +18,21 @@ std::string format_plan(const Plan& plan) {
   else if (builtin_seccomp_options(plan).no_inet_sockets)
     network = fmt::format("{} (no namespace: no sockets, socketpair only)", to_string(plan.net));
   line("network", network);
-  line("ids", fmt::format("uid {} gid {} (mapped to themselves)", plan.uid, plan.gid));
+  line("ids", fmt::format("uid {} gid {} ({})", plan.uid, plan.gid,
+                          plan.user_namespace ? "mapped to themselves" : "no user namespace"));
   std::string cmd;
   for (const auto& a : plan.argv) cmd += (cmd.empty() ? "" : " ") + a;
   line("command", cmd);
-  out += "mounts:\n";
+  // Without a mount namespace nothing is mounted: the command sees the
+  // host's paths, limited by Landlock to the grants these would have made.
+  if (!plan.user_namespace)
+    out +=
+        "mounts:    none (no mount namespace: the host's own paths, limited by Landlock; "
+        "hides and read-only paths inside writable ones are not enforced)\n";
+  else
+    out += "mounts:\n";
   int i = 0;
-  for (const auto& op : plan.mounts.ops) {
+  for (const auto& op : plan.user_namespace ? plan.mounts.ops : std::vector<MountOp>{}) {
     std::string where = op.where.file.empty() ? "built in" : op.where.str();
     out += fmt::format("  {:>3}  {:<48} {}{}\n", i++, op.describe(), where,
                        op.optional ? " (optional)" : "");

@@ -5,6 +5,7 @@
 #include "base/json.h"
 #include "base/units.h"
 #include "policy/variables.h"
+#include "sys/landlock_abi.h"
 
 namespace aj {
 namespace {
@@ -48,7 +49,58 @@ class Builder {
     return false;
   }
 
+  // Whether Landlock grants reading path (a rule at it or above it).
+  bool landlock_reads(const std::string& path) const {
+    for (const auto& rule : plan_.landlock.paths)
+      if (rule.kind != GrantKind::kExec && (rule.access & ::aj::landlock::kAccessFsReadFile) != 0 &&
+          path_is_within(path, rule.path))
+        return true;
+    return false;
+  }
+
+  // No mount namespace: the host's paths, Landlock alone. A hide is real only
+  // where no grant reaches it; a read-only path inside a writable one is not.
+  void files_without_mounts() {
+    for (const auto& op : plan_.mounts.ops) {
+      if (op.where.file.empty()) continue;
+      std::string w = where_of(op.where);
+      switch (op.kind) {
+        case MountKind::kBindReadOnly:
+          add("read", op.source, {landlock()}, w,
+              inside_writable(op.target)
+                  ? "NOT read-only: no mount namespace, writable through the grant that holds "
+                    "it (changes are reported when the command ends)"
+                  : "");
+          break;
+        case MountKind::kBindReadWrite: add("write", op.source, {landlock()}, w); break;
+        case MountKind::kTmpfs:
+          add("none", op.target, {landlock()}, w,
+              inside_writable(op.target)
+                  ? "NOT private: no mount namespace, the host's directory, writable through "
+                    "the grant that holds it"
+                  : "no mount namespace: the host's directory is not granted; HOME and TMPDIR "
+                    "are the session's private directory");
+          break;
+        case MountKind::kHideDir:
+        case MountKind::kHideFile: hide_without_mounts(op.target, w); break;
+        case MountKind::kSymlink:
+          add("read", fmt::format("{} -> {}", op.target, op.source), {"the host's own path"}, w);
+          break;
+        default: break;
+      }
+    }
+  }
+
+  void hide_without_mounts(const std::string& path, const std::string& w) {
+    if (landlock_reads(path))
+      add("read", path, {}, w,
+          "NOT hidden: no mount namespace, readable through the grant that holds it");
+    else
+      add("hidden", path, {landlock() + " (not granted)"}, w);
+  }
+
   void files() {
+    if (!plan_.user_namespace) return files_without_mounts();
     for (const auto& op : plan_.mounts.ops) {
       if (op.where.file.empty()) continue;  // built-in /proc and /dev: see assumptions
       std::string w = where_of(op.where);
@@ -82,11 +134,14 @@ class Builder {
       bool mounted = false;
       for (const auto& op : plan_.mounts.ops)
         if ((op.kind == MountKind::kHideDir || op.kind == MountKind::kHideFile) &&
-            op.where == h.where)
+            op.where == h.where && op.target == h.path)
           mounted = true;
-      if (!mounted)
+      if (mounted) continue;
+      if (plan_.user_namespace)
         add("hidden", h.path, {"mount (the host's path is not in the jail's view)"},
             where_of(h.where));
+      else
+        hide_without_mounts(h.path, where_of(h.where));
     }
   }
 

@@ -11,6 +11,8 @@
 #include "cli/cli.h"
 #include "cli/cli_layer.h"
 #include "plan/git_protect.h"
+#include "plan/plan_print.h"
+#include "plan/report.h"
 #include "profile/merge.h"
 
 namespace aj {
@@ -952,6 +954,49 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
     CHECK(o.guard_other_processes == !row.userns);
     CHECK(o.no_host_ipc == !row.userns);
   }
+}
+
+}  // namespace aj
+
+namespace aj {
+
+TEST_CASE("explain and --dry-run claim no mount without user namespaces") {
+  PlanInputs in;
+  in.user_namespace = false;
+  PlanResult r = plan_with(policy(), disk(), in);
+  REQUIRE(r.plan);
+  ReportContext ctx;
+  ctx.user_namespace = false;
+  ctx.landlock_abi = 7;
+  const Report rep = build_report(*r.plan, policy(), ctx);
+  auto find = [&rep](const std::string& subject) -> const ReportRule* {
+    for (const auto& rule : rep.rules)
+      if (rule.subject == subject) return &rule;
+    return nullptr;
+  };
+  for (const auto& rule : rep.rules)
+    for (const auto& layer : rule.layers) {
+      CAPTURE(rule.subject);
+      CHECK(layer.find("mount") == std::string::npos);
+    }
+  // A hide inside a read grant is not a hide; one outside every grant is.
+  const ReportRule* shadow = find("/etc/shadow");
+  REQUIRE(shadow);
+  CHECK(shadow->action == "read");
+  CHECK(shadow->layers.empty());
+  CHECK(shadow->note.find("NOT hidden") != std::string::npos);
+  const ReportRule* ssh = find("/home/u/.ssh");
+  REQUIRE(ssh);
+  CHECK(ssh->action == "hidden");
+  CHECK(ssh->layers == std::vector<std::string>{"Landlock (not granted)"});
+  // The read-only .git/hooks inside the writable workspace is writable.
+  const ReportRule* hooks = find("/home/u/proj/.git/hooks");
+  REQUIRE(hooks);
+  CHECK(hooks->note.find("NOT read-only") != std::string::npos);
+  const std::string text = format_plan(*r.plan);
+  CHECK(text.find("mounts:    none (no mount namespace") != std::string::npos);
+  CHECK(text.find("ro-bind") == std::string::npos);
+  CHECK(text.find("(no user namespace)") != std::string::npos);
 }
 
 }  // namespace aj
