@@ -21,6 +21,7 @@
 #include "plan/env_plan.h"
 #include "plan/plan_print.h"
 #include "plan/report.h"
+#include "policy/variables.h"
 #include "seccomp/groups.h"
 #include "supervise/metadata_guard.h"
 #include "supervise/notify.h"
@@ -152,16 +153,35 @@ std::string deny_rule(const Policy& policy, const std::string& syscall) {
 }
 
 // Everything the jail enforces, as text, for the session's policy digest.
-std::string plan_fingerprint(const Plan& plan, const PreparedLayers& layers) {
+// What the session was allowed and how it was watched, for session.start's
+// policy_digest: two sessions with the same digest ran under the same rules.
+std::string plan_fingerprint(const Plan& plan, const PreparedLayers& layers,
+                             const JournalPolicy& journal) {
   std::string out;
+  out += fmt::format("userns {} netns {}\n", plan.user_namespace, plan.new_netns);
   for (const auto& op : plan.mounts.ops) out += op.describe() + "\n";
-  for (const auto& r : plan.landlock.paths) out += fmt::format("ll {} {:x}\n", r.path, r.access);
+  // The session's own private directory (no user namespace) is named
+  // alike in every session.
+  for (const auto& r : plan.landlock.paths) {
+    const bool own = !plan.private_dir.empty() && path_is_within(r.path, plan.private_dir);
+    const std::string path = own ? "<session>" + r.path.substr(plan.private_dir.size()) : r.path;
+    out += fmt::format("ll {} {:x}\n", path, r.access);
+  }
   for (const auto& r : plan.landlock.ports) out += fmt::format("port {} {:x}\n", r.port, r.access);
   for (const auto& r : plan.rlimits) out += fmt::format("rl {} {}\n", to_string(r.kind), r.hard);
   for (const auto& e : plan.env) out += "env " + e.substr(0, e.find('=')) + "\n";
   for (const auto& i : layers.seccomp.insns)
     out += fmt::format("{:x} {} {} {:x}\n", i.code, i.jt, i.jf, i.k);
   out += to_string(plan.net);
+  out += fmt::format("\ntimeout {} memory {} pids {}\n", plan.timeout_ms.value_or(0),
+                     plan.memory_max.value_or(0), plan.pids_max.value_or(0));
+  for (const auto& w : plan.watched) out += "watch " + w.path + "\n";
+  for (const auto& w : plan.link_watched) out += "links " + w.path + "\n";
+  auto flag = [](const std::optional<Item<bool>>& b, bool dflt) { return b ? b->value : dflt; };
+  out +=
+      fmt::format("journal exec {} denied {} required {} max_size {}\n", flag(journal.exec, true),
+                  flag(journal.denied, true), flag(journal.required, false),
+                  journal.max_size ? journal.max_size->value : kDefaultJournalMaxSize);
   return out;
 }
 
@@ -377,7 +397,7 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
     if (!journal || started) return true;
     started = true;
     journal->session_start(*st.prepared, active_layers(plan, layers),
-                           policy_digest(plan_fingerprint(plan, layers)));
+                           policy_digest(plan_fingerprint(plan, layers, policy.journal)));
     return journal->healthy();
   };
   auto end_journal = [&](int code, std::optional<int> signal, bool timed_out) {

@@ -40,4 +40,14 @@ check_capture "journal: the limit event comes before session.end" \
   [ "$(printf '%s\n' "$OUT" | grep -nE '^LIMIT wall_time' | head -n1 | cut -d: -f1)" -lt \
     "$(printf '%s\n' "$OUT" | grep -nE '^END' | head -n1 | cut -d: -f1)" ]
 
+# The wall-clock limit is part of the policy: session.start's policy_digest
+# differs between two otherwise equal sessions with different limits.
+digest() { python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline())["policy_digest"])' "$1"; }
+capture jail --journal "$RUN/ok2.jsonl" --timeout 30s -- sh -c 'exit 3'
+check "policy_digest names the limit (20s and 30s differ)" \
+  set_and_not "$(digest "$RUN/ok.jsonl")" "$(digest "$RUN/ok2.jsonl")"
+capture jail --journal "$RUN/ok3.jsonl" --timeout 20s -- sh -c 'exit 3'
+check "policy_digest is the same for the same policy" \
+  [ "$(digest "$RUN/ok.jsonl")" = "$(digest "$RUN/ok3.jsonl")" ]
+
 finish
