@@ -149,15 +149,18 @@ void JournalSink::watched_changed(const std::string& path, const std::string& ru
 
 void JournalSink::links_added(const std::string& path, const std::string& rule,
                               const std::string& reason, const std::vector<std::string>& links,
-                              const std::vector<std::string>& targets) {
+                              const std::vector<std::string>& targets,
+                              const std::vector<std::string>& unsearched, bool searched_all) {
   JournalEvent e("fs.changed");
   e.layer = "supervisor (watch)";
   e.rule = rule;
   e.set("path", path);
-  e.set("change", "links added");
+  e.set("change", links.empty() ? "links unchecked" : "links added");
   e.set("reason", reason);
   e.set("entries", links);
   e.set("link_targets", targets);
+  if (!unsearched.empty()) e.set("unsearched", unsearched);
+  e.set("searched_all", searched_all);
   emit(std::move(e));
 }
 

@@ -59,8 +59,11 @@ class JournalSink final : public EventSink {
                        const std::string& reason, const std::vector<std::string>& changed,
                        const std::vector<std::string>& git_settings_added);
   // New symbolic links beneath a git directory (fs.changed, "links added").
+  // unsearched: directories that could not be listed; searched_all: false
+  // when the walk stopped at its limit.
   void links_added(const std::string& path, const std::string& rule, const std::string& reason,
-                   const std::vector<std::string>& links, const std::vector<std::string>& targets);
+                   const std::vector<std::string>& links, const std::vector<std::string>& targets,
+                   const std::vector<std::string>& unsearched, bool searched_all);
   bool healthy() const override { return !(settings_.required && failed_) && !over_size_; }
   bool record_before_continue() const override { return settings_.required; }
 

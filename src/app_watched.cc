@@ -113,25 +113,37 @@ void WatchedPaths::report_changes(JournalSink* journal) {
 void WatchedPaths::report_new_links(JournalSink* journal) {
   for (const auto& root : link_roots_) {
     const NewLinks found = find_new_links(root.path, start_);
-    if (found.truncated)
-      log::warn("'{}' holds more than {} entries: only part of it was searched for new links",
-                root.path, kMaxLinkWalkEntries);
-    if (found.links.empty()) continue;
+    if (found.links.empty() && found.unreadable.empty() && !found.truncated) continue;
     reset_terminal_for_warnings();
+    // The names are the command's text: shown escaped, without secrets.
+    auto shown = [this](const std::string& s) { return display_safe(redactor_.redact(s)); };
     std::vector<std::string> paths, targets;
     for (const auto& l : found.links) {
       paths.push_back(l.path);
       targets.push_back(l.target);
     }
-    // The names are the command's text: shown escaped, without secrets.
-    const NewLink& first = found.links.front();
-    const std::size_t n = found.links.size();
-    log::warn(
-        "the command made {} in '{}' ({}'{}' -> '{}'): {}; remove {} before running git there",
-        n == 1 ? std::string("a symbolic link") : fmt::format("{} symbolic links", n), root.path,
-        n == 1 ? "" : "first ", display_safe(redactor_.redact(first.path)),
-        display_safe(redactor_.redact(first.target)), root.why, n == 1 ? "it" : "them");
-    if (journal) journal->links_added(root.path, root.where.str(), root.why, paths, targets);
+    if (const std::size_t n = found.links.size(); n > 0)
+      log::warn(
+          "the command made {} in '{}' ({}'{}' -> '{}'): {}; remove {} before anything on the "
+          "host writes there",
+          n == 1 ? std::string("a symbolic link") : fmt::format("{} symbolic links", n), root.path,
+          n == 1 ? "" : "first ", shown(found.links.front().path),
+          shown(found.links.front().target), root.why, n == 1 ? "it" : "them");
+    if (const std::size_t n = found.unreadable.size(); n > 0)
+      log::warn(
+          "the command left {} in '{}' that could not be searched for links ({}'{}'): {}; make "
+          "{} readable and look inside before anything on the host writes there",
+          n == 1 ? std::string("a directory") : fmt::format("{} directories", n), root.path,
+          n == 1 ? "" : "first ", shown(found.unreadable.front()), root.why,
+          n == 1 ? "it" : "them");
+    if (found.truncated)
+      log::warn(
+          "'{}' holds more than {} entries, or paths longer than {} bytes: it was not all "
+          "searched for new links; {}",
+          root.path, kMaxLinkWalkEntries, kMaxLinkWalkPath, root.why);
+    if (journal)
+      journal->links_added(root.path, root.where.str(), root.why, paths, targets, found.unreadable,
+                           !found.truncated);
   }
 }
 

@@ -2,69 +2,103 @@
 
 #include <dirent.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
-#include "sys/dir_entries.h"
+#include <cerrno>
+
+#include "base/unique_fd.h"
 
 namespace aj {
 namespace {
-
-constexpr int kMaxDepth = 64;
-constexpr std::size_t kMaxPath = 4096;
 
 bool not_older(const struct timespec& t, const struct timespec& since) {
   return t.tv_sec > since.tv_sec || (t.tv_sec == since.tv_sec && t.tv_nsec >= since.tv_nsec);
 }
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
-
-// objects/ab or objects/pack: entries only ever added, by git, in numbers.
-bool object_store_part(const std::string& parent_name, const std::string& name) {
-  if (parent_name != "objects") return false;
-  return name == "pack" || (name.size() == 2 && is_hex(name[0]) && is_hex(name[1]));
+// A directory, opened by its whole path with no link followed on the way
+// (after the session nothing in the jail runs, but the walk never trusts a
+// path it did not check).
+int open_dir(const std::string& path) {
+  struct open_how how = {};
+  how.flags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+  how.resolve = RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS;
+  return static_cast<int>(::syscall(SYS_openat2, AT_FDCWD, path.c_str(), &how, sizeof how));
 }
+
+std::string target_of(int dirfd, const char* name) {
+  char buf[4096];
+  ssize_t n = ::readlinkat(dirfd, name, buf, sizeof buf);
+  return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+}
+
+struct Pending {
+  std::string path;
+  bool fresh;  // it, or a directory above it below the root, is new
+};
 
 class LinkWalk {
  public:
   LinkWalk(const struct timespec& since, std::size_t max) : since_(since), max_(max) {}
 
-  void visit(int dirfd, const std::string& name, const std::string& path, bool descend, int depth) {
-    if (++seen_ > max_) {
-      out_.truncated = true;
-      return;
-    }
+  void run(const std::string& root) {
     struct stat st;
-    if (::fstatat(dirfd, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) return;
+    if (::lstat(root.c_str(), &st) != 0) return;  // missing: nothing there
     if (S_ISLNK(st.st_mode)) {
-      if (not_older(st.st_ctim, since_)) out_.links.push_back({path, target_of(dirfd, name)});
+      if (not_older(st.st_ctim, since_))
+        out_.links.push_back({root, target_of(AT_FDCWD, root.c_str())});
       return;
     }
-    if (!S_ISDIR(st.st_mode) || !descend) return;
-    if (depth >= kMaxDepth || path.size() > kMaxPath) {
-      out_.truncated = true;
-      return;
+    if (!S_ISDIR(st.st_mode)) return;
+    // The root's own ctime moves with any entry made in it: not a sign.
+    std::vector<Pending> stack = {{root, false}};
+    while (!stack.empty() && !out_.truncated) {
+      Pending dir = std::move(stack.back());
+      stack.pop_back();
+      list(dir, stack);
     }
-    int fd = ::openat(dirfd, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0) return;
-    DIR* dir = ::fdopendir(fd);
-    if (!dir) {
-      ::close(fd);
-      return;
-    }
-    const std::string base = name.substr(name.rfind('/') + 1);
-    for (const auto& n : entry_names(dir))
-      visit(::dirfd(dir), n, path + "/" + n, !object_store_part(base, n), depth + 1);
-    ::closedir(dir);
   }
 
   NewLinks take() { return std::move(out_); }
 
  private:
-  static std::string target_of(int dirfd, const std::string& name) {
-    char buf[4096];
-    ssize_t n = ::readlinkat(dirfd, name.c_str(), buf, sizeof buf);
-    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string();
+  void list(const Pending& dir, std::vector<Pending>& stack) {
+    UniqueFd fd(open_dir(dir.path));
+    if (!fd) {
+      if (errno != ENOENT) out_.unreadable.push_back(dir.path);
+      return;
+    }
+    DIR* d = ::fdopendir(fd.get());
+    if (!d) {
+      out_.unreadable.push_back(dir.path);
+      return;
+    }
+    fd.release();
+    while (const struct dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      if (++seen_ > max_) {
+        out_.truncated = true;
+        break;
+      }
+      // Plain files are passed over unread: most entries are (git objects).
+      if (e->d_type == DT_REG) continue;
+      struct stat st;
+      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      const std::string path = dir.path + "/" + name;
+      if (S_ISLNK(st.st_mode)) {
+        if (dir.fresh || not_older(st.st_ctim, since_))
+          out_.links.push_back({path, target_of(::dirfd(d), e->d_name)});
+      } else if (S_ISDIR(st.st_mode)) {
+        if (path.size() >= kMaxLinkWalkPath)
+          out_.truncated = true;
+        else
+          stack.push_back({path, dir.fresh || not_older(st.st_ctim, since_)});
+      }
+    }
+    ::closedir(d);
   }
 
   struct timespec since_;
@@ -78,7 +112,7 @@ class LinkWalk {
 NewLinks find_new_links(const std::string& root, const struct timespec& since,
                         std::size_t max_entries) {
   LinkWalk walk(since, max_entries);
-  walk.visit(AT_FDCWD, root, root, true, 0);
+  walk.run(root);
   return walk.take();
 }
 

@@ -1,12 +1,15 @@
-// Symbolic links a session left in a git directory. git on the host writes
-// through them (it appends to logs/HEAD, rewrites COMMIT_EDITMSG and
-// FETCH_HEAD, makes files in logs/ and refs/), so one leading out of the
-// workspace makes git write where the command chose. git itself makes no
-// links there; the jail cannot stop the command from making one (the
-// directory is writable), so each new one is found when the session ends.
+// Symbolic links a session left in a git directory, or in a writable
+// directory outside the workspace. git on the host writes through them (it
+// appends to logs/HEAD, rewrites COMMIT_EDITMSG and FETCH_HEAD, makes files
+// in logs/ and refs/), as does a program keeping its state there, so one
+// leading out of the workspace makes that program write where the command
+// chose. The jail cannot stop the command from making one (the directory is
+// writable), so each new one is found when the session ends.
 //
 // "New" is told by ctime, which making or renaming a link sets to the time
-// and which no call can set back: no walk is needed before the command runs.
+// and which no call can set back; and a link beneath a directory made or
+// moved since counts as new too (moving a directory leaves the ctime of what
+// it holds alone). So no walk is needed before the command runs.
 #pragma once
 
 #include <time.h>
@@ -23,15 +26,18 @@ struct NewLink {
 };
 
 struct NewLinks {
-  std::vector<NewLink> links;  // in walk order
-  bool truncated = false;      // more entries than the walk's limit
+  std::vector<NewLink> links;           // in walk order
+  std::vector<std::string> unreadable;  // directories that could not be listed
+  bool truncated = false;               // more entries than the limit, or a path too long to use
 };
 
-constexpr std::size_t kMaxLinkWalkEntries = 100000;
+constexpr std::size_t kMaxLinkWalkEntries = 200000;
+constexpr std::size_t kMaxLinkWalkPath = 4096;
 
-// The links at or beneath root (none followed) whose ctime is at or after
-// since. An object store's fan-out directories and packs are looked at but
-// not walked: git only adds files there, and a repository may hold many.
+// The links at or beneath root (none followed) whose own ctime, or that of a
+// directory between root and them, is at or after since. Every directory is
+// walked, however deep, down to paths of PATH_MAX bytes (no program on the
+// host opens a longer one by name).
 NewLinks find_new_links(const std::string& root, const struct timespec& since,
                         std::size_t max_entries = kMaxLinkWalkEntries);
 

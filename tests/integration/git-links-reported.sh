@@ -50,7 +50,7 @@ rm -f .git/COMMIT_EDITMSG && ln -s '$RUN/victim2' .git/COMMIT_EDITMSG &&
 ln -s ../../../x y && mv y .git/refs/heads/y && echo PLANTED"
 check_capture "the jailed command could plant the links (.git is writable)" out_has_line PLANTED
 check_capture "stderr names the links, the first one and what it leads to" \
-  err_matches "made 3 symbolic links in '$WS/\.git' \(first '$WS/\.git/[^']+' -> '[^']+'\).*remove them before running git there"
+  err_matches "made 3 symbolic links in '$WS/\.git' \(first '$WS/\.git/[^']+' -> '[^']+'\).*remove them before anything on the host writes there"
 capture links_events
 check_capture "journal: one links-added event for .git" out_matches "^LINKS $WS/\.git\|"
 check_capture "journal: the reflog link and where it leads" \
@@ -58,6 +58,47 @@ check_capture "journal: the reflog link and where it leads" \
 check_capture "journal: the commit message link" out_has "$WS/.git/COMMIT_EDITMSG"
 check_capture "journal: the link moved in (rename sets its ctime)" out_has "$WS/.git/refs/heads/y"
 check_capture "journal: the link that was there before is not named" out_lacks "$WS/.git/info/old"
+
+# Staged in one session where nothing is looked at twice, moved into place
+# in the next: moving a directory leaves its links' ctime alone, but sets
+# the directory's, so the link is new all the same.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c "mkdir -p .git/objects/ab/stage/logs &&
+  ln -s '$RUN/victim3' .git/objects/ab/stage/logs/HEAD && echo STAGED"
+check_capture "staging: the link was made (and reported where it was made)" out_has_line STAGED
+sleep 0.2
+rm -f "$J"
+capture jail --journal "$J" -- sh -c "rm -rf .git/logs && mv .git/objects/ab/stage/logs .git/logs && rm -rf .git/objects/ab/stage && echo MOVED"
+check_capture "staging: the directory was moved into place" out_has_line MOVED
+capture links_events
+check_capture "journal: the link in the moved directory is new" \
+  out_matches "^LINKS $WS/\.git\|$WS/\.git/logs/HEAD\|$RUN/victim3$"
+
+# Deeper than any fixed limit: 150 directories down, still found.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c "d=.git/logs/refs/heads; for i in \$(seq 150); do d=\$d/d; done; mkdir -p \$d && ln -s '$RUN/victim4' \$d/b && echo DEEP"
+check_capture "deep: the link was made" out_has_line DEEP
+capture links_events
+check_capture "journal: the deep link is found" out_matches "/d/d/b(,|\|).*$RUN/victim4(,|$)"
+
+# A directory the supervisor cannot list (mode 0311, as the command may
+# leave it): said, never passed over in silence. Root lists it anyway.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c "mkdir -p .git/logs/refs/heads/x && ln -s '$RUN/victim5' .git/logs/refs/heads/x/b && chmod 0311 .git/logs/refs/heads/x && echo HIDDEN"
+check_capture "unlistable: the link was made and its directory closed" out_has_line HIDDEN
+if [ "$TEST_UID" -eq 0 ]; then
+  capture links_events
+  check_capture "unlistable (root): the link is found anyway" out_has "$WS/.git/logs/refs/heads/x/b"
+else
+  check_capture "unlistable: stderr says the directory could not be searched" \
+    err_matches "could not be searched for links \('$WS/\.git/logs/refs/heads/x'\)"
+  check "journal: the directory is listed as unsearched" \
+    python3 -c 'import json,sys
+ev=[json.loads(l) for l in open(sys.argv[1])]
+sys.exit(0 if any(sys.argv[2] in (e.get("unsearched") or []) for e in ev if e.get("event")=="fs.changed") else 1)' \
+    "$J" "$WS/.git/logs/refs/heads/x"
+fi
+as_user chmod 0755 "$WS/.git/logs/refs/heads/x"
 
 # A writable directory outside the workspace, as the claude profile's
 # ~/.claude: a link made there is reported too.

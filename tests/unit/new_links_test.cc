@@ -64,17 +64,46 @@ TEST_CASE("links made since a moment are found, older ones are not, none is foll
   }
 }
 
-TEST_CASE("an object store's fan-out directories are looked at but not walked") {
+TEST_CASE("links in an object store's fan-out directories are found too") {
   ScratchDir s("aj-links");
   const std::string o = s.path + "/objects";
   REQUIRE(::mkdir(o.c_str(), 0700) == 0);
   REQUIRE(::mkdir((o + "/ab").c_str(), 0700) == 0);
-  REQUIRE(::mkdir((o + "/info").c_str(), 0700) == 0);
-  REQUIRE(::symlink("x", (o + "/ab/cdef").c_str()) == 0);   // inside: not walked
-  REQUIRE(::symlink("y", (o + "/info/alt").c_str()) == 0);  // not fan-out: walked
-  REQUIRE(::symlink("/tmp", (o + "/cd").c_str()) == 0);     // the fan-out entry itself
+  REQUIRE(::symlink("x", (o + "/ab/cdef").c_str()) == 0);
+  REQUIRE(::symlink("/tmp", (o + "/cd").c_str()) == 0);
   CHECK(paths_of(find_new_links(s.path, {})) ==
-        std::vector<std::string>{o + "/cd", o + "/info/alt"});
+        std::vector<std::string>{o + "/ab/cdef", o + "/cd"});
+}
+
+TEST_CASE("an old link in a directory moved in since is new") {
+  ScratchDir s("aj-links");
+  const std::string stage = s.path + "/stage", logs = stage + "/logs";
+  REQUIRE(::mkdir(stage.c_str(), 0700) == 0);
+  REQUIRE(::mkdir(logs.c_str(), 0700) == 0);
+  REQUIRE(::symlink("/home/u/.bashrc", (logs + "/HEAD").c_str()) == 0);
+  // Everything so far is older than `since` (file times lag the precise
+  // clock by a tick at most)...
+  ::usleep(50 * 1000);
+  struct timespec since {};
+  ::clock_gettime(CLOCK_REALTIME, &since);
+  CHECK(find_new_links(s.path, since).links.empty());
+  // ...and a rename sets the moved directory's ctime, not its links'.
+  ::usleep(100 * 1000);
+  REQUIRE(::rename(logs.c_str(), (s.path + "/logs").c_str()) == 0);
+  CHECK(paths_of(find_new_links(s.path, since)) == std::vector<std::string>{s.path + "/logs/HEAD"});
+}
+
+TEST_CASE("links are found however deep they lie") {
+  ScratchDir s("aj-links");
+  std::string dir = s.path;
+  for (int i = 0; i < 200; ++i) {
+    dir += "/d";
+    REQUIRE(::mkdir(dir.c_str(), 0700) == 0);
+  }
+  REQUIRE(::symlink("/etc/passwd", (dir + "/l").c_str()) == 0);
+  const NewLinks found = find_new_links(s.path, {});
+  CHECK(paths_of(found) == std::vector<std::string>{dir + "/l"});
+  CHECK_FALSE(found.truncated);
 }
 
 TEST_CASE("the walk stops at its limit and says so") {
@@ -83,7 +112,7 @@ TEST_CASE("the walk stops at its limit and says so") {
     REQUIRE(::symlink("t", (s.path + "/l" + std::to_string(i)).c_str()) == 0);
   const NewLinks found = find_new_links(s.path, {}, 5);
   CHECK(found.truncated);
-  CHECK(found.links.size() == 4);  // the root counts as one entry
+  CHECK(found.links.size() == 5);
   CHECK_FALSE(find_new_links(s.path, {}, 100).truncated);
 }
 
