@@ -26,6 +26,7 @@
 #include "supervise/metadata_guard.h"
 #include "supervise/notify.h"
 #include "supervise/signal_guard.h"
+#include "supervise/terminal_guard.h"
 #include "sys/inherited_fds.h"
 #include "sys/read_file.h"
 
@@ -195,6 +196,14 @@ std::vector<std::string> active_layers(const Plan& plan, const PreparedLayers& l
   out.insert(out.end(), {"capabilities", "no_new_privs", "rlimits", "environment"});
   if (layers.cgroup) out.push_back("cgroup");
   return out;
+}
+
+// The descriptor of the terminal the command shares with us, our
+// controlling terminal, among the standard ones; -1 when none is.
+int shared_terminal_fd() {
+  for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO})
+    if (::isatty(fd) && ::tcgetpgrp(fd) >= 0) return fd;
+  return -1;
 }
 
 bool is_userns_refusal(const Error& e) {
@@ -420,6 +429,8 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   notify.set_metadata_guard(&metadata_guard);
   SignalGuard signal_guard;
   if (signals_unconfined(plan)) notify.set_signal_guard(&signal_guard);
+  const TerminalGuard terminal_guard(shared_terminal_fd());
+  notify.set_terminal_guard(&terminal_guard);
   if (st.trace)
     notify.set_trace([&plan](const std::string& path, bool write) -> std::string {
       AccessDecision d = check_open(plan, path, write);

@@ -58,19 +58,14 @@ constexpr std::uint32_t kExt4SetVersion32 = 0x40046604;
 // the user opened read-only (chattr's flags, the project ID, fs-verity, which
 // makes a file read-only for good, an encryption policy).
 const std::vector<std::uint32_t> kDeniedIoctls = {
-    TIOCSTI,
-    TIOCLINUX,
+    TIOCSTI, TIOCLINUX,
     TIOCSETD,  // the terminal's line discipline
     TIOCEXCL,  // no more opens of it
     TCXONC,    // stopping its output: our own messages would block on it
-    FS_IOC_SETFLAGS,
-    FS_IOC32_SETFLAGS,
-    FS_IOC_FSSETXATTR,
-    FS_IOC_SETVERSION,
-    FS_IOC32_SETVERSION,
-    kExt4SetVersion,
-    kExt4SetVersion32,
-    FS_IOC_ENABLE_VERITY,
+    // Handing the foreground to a group (tcsetpgrp): the supervisor lets it
+    // through for a caller holding the foreground (supervise/terminal_guard.h).
+    TIOCSPGRP, FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
+    FS_IOC32_SETVERSION, kExt4SetVersion, kExt4SetVersion32, FS_IOC_ENABLE_VERITY,
     FS_IOC_SET_ENCRYPTION_POLICY};
 constexpr std::string_view kNoInodeFlagsWhy = "inode flags and attributes cannot be changed";
 
@@ -406,7 +401,9 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   for (std::uint32_t family : {0x4b00U, 0x5600U}) refused.push_back({family, 0x100});
   out.push_back({"ioctl", EPERM, rules_low32_in_blocks(1, refused),
                  rules_low32_outside_blocks(1, refused),
-                 "TIOCSTI and TIOCLINUX (typing into the terminal), the text console's KD* and "
+                 "TIOCSTI and TIOCLINUX (typing into the terminal), TIOCSPGRP from a "
+                 "background group (taking the terminal; the supervisor answers), the text "
+                 "console's KD* and "
                  "VT_* requests, and changing inode flags, versions, verity or encryption "
                  "policies (attributes Landlock does not govern) denied"});
   out.push_back({"clone", EPERM, rules_any_bit(0, kCloneNamespaceFlags),

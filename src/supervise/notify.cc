@@ -212,7 +212,18 @@ bool NotifyHandler::handle_one() {
   // Calls notified before the enforcing program ran (execs, trace mode's
   // opens) get its answer first: continuing them must never skip a refusal.
   const std::uint32_t action = verdict & SECCOMP_RET_ACTION_FULL;
-  if (action == SECCOMP_RET_ERRNO) {
+  if (terminal_guard_ && TerminalGuard::handles(data.nr, data.args)) {
+    // Refused by the filter; let through for a caller holding the
+    // foreground (terminal_guard.h).
+    const int err = terminal_guard_->check(pid);
+    resp->flags = err == 0 ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
+    resp->error = -err;
+    if (err != 0 && sink_)
+      sink_->syscall_denied(pid, "ioctl",
+                            "request=TIOCSPGRP (the caller's group is not the terminal's "
+                            "foreground: a background job may not take the terminal)",
+                            err);
+  } else if (action == SECCOMP_RET_ERRNO) {
     int err = static_cast<int>(verdict & SECCOMP_RET_DATA);
     resp->error = -err;
     resp->flags = 0;

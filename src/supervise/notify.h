@@ -19,6 +19,7 @@
 #include "supervise/events.h"
 #include "supervise/metadata_guard.h"
 #include "supervise/signal_guard.h"
+#include "supervise/terminal_guard.h"
 
 namespace aj {
 
@@ -35,6 +36,7 @@ class NotifyHandler {
   // Without a PID namespace or Landlock signal scoping: signal calls are let
   // through only when `guard` finds their target in the session.
   void set_signal_guard(const SignalGuard* guard) { signal_guard_ = guard; }
+  void set_terminal_guard(const TerminalGuard* guard) { terminal_guard_ = guard; }
 
   // Takes the listener received from the child.
   void attach(UniqueFd listener);
@@ -55,6 +57,7 @@ class NotifyHandler {
   TraceCheck trace_;
   const MetadataGuard* metadata_guard_ = nullptr;
   const SignalGuard* signal_guard_ = nullptr;
+  const TerminalGuard* terminal_guard_ = nullptr;
 
   // Fills the answer to a call whose path or argv ("what", at addr) the
   // supervisor cannot read whole (EFAULT) and records the refusal.

@@ -153,6 +153,11 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
   const auto AT_FDCWD_U = static_cast<std::uint64_t>(static_cast<std::int64_t>(AT_FDCWD));
   const Row rows[] = {
       {&normal, "ioctl", args0(0, TIOCSTI), true},
+      // tcsetpgrp: refused by the filter, let through by the supervisor for
+      // a caller in the foreground (terminal_guard.h); tcgetpgrp stays.
+      {&normal, "ioctl", args0(0, TIOCSPGRP), true},
+      {&normal, "ioctl", args0(0, TIOCSPGRP | high), true},
+      {&normal, "ioctl", args0(0, TIOCGPGRP), false},
       {&normal, "ioctl", args0(3, FS_IOC_SETFLAGS), true},
       {&normal, "ioctl", args0(3, FS_IOC32_SETFLAGS | high), true},
       {&normal, "ioctl", args0(3, FS_IOC_FSSETXATTR), true},

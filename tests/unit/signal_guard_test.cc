@@ -6,11 +6,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdint>
+
+#include "supervise/terminal_guard.h"
 
 namespace aj {
 
@@ -56,6 +59,22 @@ TEST_CASE("signals are let through only to descendants of the init") {
   ::close(proc);
   ::close(ready[0]);
   ::close(ready[1]);
+}
+
+}  // namespace aj
+
+namespace aj {
+
+TEST_CASE("the terminal guard takes tcsetpgrp only, and lets it by without a shared terminal") {
+  std::uint64_t set[6] = {0, TIOCSPGRP, 0, 0, 0, 0};
+  std::uint64_t get[6] = {0, TIOCGPGRP, 0, 0, 0, 0};
+  std::uint64_t high[6] = {0, TIOCSPGRP | (1ULL << 32), 0, 0, 0, 0};
+  CHECK(TerminalGuard::handles(SYS_ioctl, set));
+  CHECK(TerminalGuard::handles(SYS_ioctl, high));  // as the filter: the low 32 bits
+  CHECK_FALSE(TerminalGuard::handles(SYS_ioctl, get));
+  CHECK_FALSE(TerminalGuard::handles(SYS_fcntl, set));
+  // No terminal: the call is about one of the jail's own, or fails anyway.
+  CHECK(TerminalGuard(-1).check(::getpid()) == 0);
 }
 
 }  // namespace aj
