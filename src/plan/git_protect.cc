@@ -113,15 +113,18 @@ class Protector {
   Protector(const Disk& disk, const std::string& workspace) : disk_(disk), workspace_(workspace) {}
 
   // Keeps `path` read-only when it exists. A symbolic link is protected
-  // where it leads inside the workspace; one leading elsewhere (or nowhere) is
-  // left alone rather than stop the jail from starting, as a profile's own
-  // path would. Returns whether it exists.
+  // where it leads inside the workspace; one leading elsewhere is left alone
+  // rather than stop the jail from starting, as a profile's own path would,
+  // and one leading nowhere is passed on as it is. Returns whether it exists.
   bool keep(const std::string& path, const SourceLoc& where) {
     const FileKind kind = disk_.kind(path);
     if (kind == FileKind::kMissing) return false;
     if (kind == FileKind::kSymlink) {
       const auto leads = disk_.real_path(path);
       if (leads && path_is_within(*leads, workspace_)) out_.read_only.push_back({*leads, where});
+      // A link to nothing: the plan refuses it where the command could make
+      // what it names (mount_plan.cc, refuse_writable_dangling).
+      if (!leads) out_.read_only.push_back({path, where});
     } else {
       out_.read_only.push_back({path, where});
     }

@@ -217,7 +217,10 @@ class Planner {
     }
     auto real = disk_.real_path(r.path);
     if (!real) {
-      if (!is_optional(r.path)) error(r.where, fmt::format("'{}' is a dangling symlink", r.path));
+      if (!is_optional(r.path))
+        error(r.where, fmt::format("'{}' is a dangling symlink", r.path));
+      else if (r.category == Category::kReadOnly)
+        refuse_writable_dangling(r);
       return;
     }
     if (!may_bind(r, *real)) return;
@@ -265,6 +268,30 @@ class Planner {
       }
     }
     return true;
+  }
+
+  // An optional read-only path that is a link to nothing: nothing can be
+  // bound, and where the link or what it names lies in a writable path, the
+  // command could make the target and write it (a planted .git/hooks ->
+  // ../tools/hooks). Refused, as a link leading out of the workspace is.
+  void refuse_writable_dangling(const Request& r) {
+    const std::string dir = r.path.substr(0, r.path.rfind('/'));
+    const std::string text = disk_.read_link(r.path).value_or("");
+    const std::string named =
+        text.empty() ? r.path : normalize_path(text[0] == '/' ? text : dir + "/" + text);
+    const Request* holder = writable_holder(r.path);
+    if (!holder) holder = writable_holder(named);
+    if (!holder && !(named != r.path && is_writable_request(named))) return;
+    error(r.where,
+          fmt::format("'{}' is a symbolic link to '{}', which does not exist, in or into the "
+                      "writable '{}': the command could make it and write what the profile "
+                      "keeps read-only; remove the link, or create what it names",
+                      r.path, text, holder ? holder->path : named));
+  }
+
+  bool is_writable_request(const std::string& path) const {
+    auto it = winners_.find(path);
+    return it != winners_.end() && it->second.category == Category::kReadWrite;
   }
 
   // Each component of r.path that is a symbolic link (see MountPlan::links).

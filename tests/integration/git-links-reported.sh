@@ -118,6 +118,16 @@ capture links_events
 check_capture "a writable state directory: journal event" \
   out_has_line "LINKS $FAKE_HOME/state|$FAKE_HOME/state/history.jsonl|$FAKE_HOME/.bashrc"
 
+# A project whose .git/hooks is a link to nothing in the workspace (the
+# command could make it and plant hooks there): the jail refuses to start.
+mv "$WS/.git/hooks" "$RUN/hooks.saved" || die "mv failed"
+as_user ln -s ../tools/hooks "$WS/.git/hooks" || die "ln failed"
+capture jail -- true
+check_capture "a dangling .git/hooks link: refused before anything runs (125)" rc_is 125
+check_capture "a dangling .git/hooks link: the error names it and what it names" \
+  err_matches "'$WS/\.git/hooks' is a symbolic link to '\.\./tools/hooks', which does not exist"
+rm -f "$WS/.git/hooks" && mv "$RUN/hooks.saved" "$WS/.git/hooks" || die "restore failed"
+
 # --dry-run says where new links are looked for.
 capture jail --dry-run -- true
 check_capture "--dry-run lists .git among the directories searched for new links" \

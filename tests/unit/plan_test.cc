@@ -25,6 +25,7 @@ class FakeDisk final : public Disk {
   std::map<std::string, std::string> real;        // path -> realpath when it differs
   std::map<std::string, std::string> texts;       // file -> content (read_text)
   std::map<std::string, std::uint64_t> links_to;  // file -> st_nlink, when not 1
+  std::vector<std::string> dangling;              // symlinks leading nowhere
 
   std::uint64_t link_count(const std::string& p) const override {
     auto it = links_to.find(p);
@@ -42,6 +43,7 @@ class FakeDisk final : public Disk {
   }
   std::optional<std::string> real_path(const std::string& p) const override {
     if (kind(p) == FileKind::kMissing) return std::nullopt;
+    if (std::find(dangling.begin(), dangling.end(), p) != dangling.end()) return std::nullopt;
     auto it = real.find(p);
     return it == real.end() ? p : it->second;
   }
@@ -997,6 +999,36 @@ TEST_CASE("explain and --dry-run claim no mount without user namespaces") {
   CHECK(text.find("mounts:    none (no mount namespace") != std::string::npos);
   CHECK(text.find("ro-bind") == std::string::npos);
   CHECK(text.find("(no user namespace)") != std::string::npos);
+}
+
+}  // namespace aj
+
+namespace aj {
+
+TEST_CASE("a protected path that is a link to nothing the command could make is refused") {
+  const std::string g = "/home/u/proj/.git";
+  FakeDisk d = disk();
+  d.kinds.erase(g + "/hooks");
+  d.kinds[g + "/hooks"] = FileKind::kSymlink;
+  d.links[g + "/hooks"] = "../tools/hooks";
+  d.dangling.push_back(g + "/hooks");
+  PlanResult r = plan_with(policy(), d);
+  CHECK_FALSE(r.plan);
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].find("p.toml:3:1: '" + g +
+                         "/hooks' is a symbolic link to '../tools/hooks', "
+                         "which does not exist") == 0);
+  // A link to nothing outside every writable path is nothing to protect.
+  FakeDisk e = disk();
+  e.kinds["/etc/motd"] = FileKind::kSymlink;
+  e.links["/etc/motd"] = "/nowhere";
+  e.dangling.push_back("/etc/motd");
+  ProfileLayer l;
+  l.file = "p.toml";
+  l.filesystem.read_only.add = {at("/etc/motd", 9)};
+  l.filesystem.optional.add = {at("/etc/motd", 9)};
+  PlanResult ok = plan_with(merge_layers({l}), e);
+  CHECK(ok.errors.empty());
 }
 
 }  // namespace aj
