@@ -3,6 +3,7 @@
 
 #include "app_commands.h"
 #include "base/exit_codes.h"
+#include "base/log.h"
 #include "plan/plan_print.h"
 #include "plan/report.h"
 #include "sys/cgroup.h"
@@ -34,9 +35,11 @@ int command_explain(const CliOptions& o) {
   }
   std::string chain;
   for (const auto& f : prepared->policy.chain) chain += (chain.empty() ? "" : " <- ") + f;
-  std::cout << "Profile chain: " << chain << "\n\n"
-            << format_plan(prepared->plan) << "\n"
-            << format_report_text(report);
+  // Paths come from the workspace too (git metadata a project holds):
+  // shown with control characters made visible.
+  std::cout << log::terminal_safe_lines("Profile chain: " + chain + "\n\n" +
+                                        format_plan(prepared->plan) + "\n" +
+                                        format_report_text(report));
   return 0;
 }
 

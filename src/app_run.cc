@@ -82,7 +82,7 @@ void report_layers(const Prepared& p, const PreparedLayers& layers) {
   ctx.cgroup_note = layers.cgroup_note;
   Report report = build_report(plan, p.policy, ctx);
   if (log::level() >= log::Level::kVerbose) {
-    std::cerr << format_report_text(report);
+    std::cerr << log::terminal_safe_lines(format_report_text(report));
   } else {
     for (const auto& r : report.rules)
       if (r.layers.empty())
@@ -531,7 +531,7 @@ int command_run(const CliOptions& o) {
   auto st = get_ready(o, userns);
   if (!st) return kExitSetupFailed;
   if (o.dry_run) {
-    std::cout << format_plan(st->prepared->plan);
+    std::cout << log::terminal_safe_lines(format_plan(st->prepared->plan));
     return 0;
   }
   if (!userns)

@@ -15,6 +15,10 @@ Level level();
 
 void write_line(std::string_view line);
 
+// Text of several lines with each line made terminal_safe (base/utf8.h);
+// each '\n' stays a line break.
+std::string terminal_safe_lines(std::string_view text);
+
 template <typename... Args>
 void error(fmt::format_string<Args...> f, Args&&... args) {
   write_line(fmt::format(f, std::forward<Args>(args)...));

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 #include <string_view>
 
 namespace aj {
@@ -11,5 +12,12 @@ namespace aj {
 // when the bytes there are not valid UTF-8 (overlong forms, surrogates and
 // code points above U+10FFFF are invalid).
 std::size_t utf8_sequence_length(std::string_view s, std::size_t i);
+
+// s with what a terminal would act on made visible: control characters
+// (newlines and escapes included: a path of a project's or the command's
+// making must not forge a line, move the cursor or set the clipboard), C1
+// controls, bidi overrides and bytes that are not UTF-8, as \xNN or
+// \uNNNN. Backslashes stay as they are.
+std::string terminal_safe(std::string_view s);
 
 }  // namespace aj

@@ -229,7 +229,7 @@ std::string display_safe(std::string_view s) {
       out += static_cast<char>(c);
       ++i;
     } else if (std::size_t n = utf8_sequence_length(s, i); n == 0) {
-      out += "\xEF\xBF\xBD";
+      out += fmt::format("\\x{:02x}", c);  // the byte itself, not a stand-in
       ++i;
     } else {
       std::uint32_t cp = code_point(s.substr(i, n));

@@ -12,7 +12,7 @@
 
 namespace aj {
 
-// Control characters (C0, DEL, C1) as \xNN and invalid UTF-8 as U+FFFD, so a
+// Control characters (C0, DEL, C1) and bytes that are not UTF-8 as \xNN, so a
 // string cannot move the cursor, retitle the window or fake other lines.
 std::string display_safe(std::string_view s);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "base/utf8.h"
+
 namespace aj {
 
 std::string format_plan(const Plan& plan) {
@@ -34,16 +36,18 @@ std::string format_plan(const Plan& plan) {
   int i = 0;
   for (const auto& op : plan.user_namespace ? plan.mounts.ops : std::vector<MountOp>{}) {
     std::string where = op.where.file.empty() ? "built in" : op.where.str();
-    out += fmt::format("  {:>3}  {:<48} {}{}\n", i++, op.describe(), where,
+    out += fmt::format("  {:>3}  {:<48} {}{}\n", i++, terminal_safe(op.describe()), where,
                        op.optional ? " (optional)" : "");
   }
   if (!plan.watched.empty()) {
     out += "watched (changes reported when the command ends):\n";
-    for (const auto& w : plan.watched) out += fmt::format("       {}: {}\n", w.path, w.why);
+    for (const auto& w : plan.watched)
+      out += fmt::format("       {}: {}\n", terminal_safe(w.path), w.why);
   }
   if (!plan.link_watched.empty()) {
     out += "new symbolic links reported beneath:\n";
-    for (const auto& w : plan.link_watched) out += fmt::format("       {}: {}\n", w.path, w.why);
+    for (const auto& w : plan.link_watched)
+      out += fmt::format("       {}: {}\n", terminal_safe(w.path), w.why);
   }
   std::string names;
   for (const auto& e : plan.env) names += (names.empty() ? "" : " ") + e.substr(0, e.find('='));

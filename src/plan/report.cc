@@ -4,6 +4,7 @@
 
 #include "base/json.h"
 #include "base/units.h"
+#include "base/utf8.h"
 #include "policy/variables.h"
 #include "sys/landlock_abi.h"
 
@@ -394,8 +395,11 @@ std::string format_report_text(const Report& report) {
     std::string layers;
     for (const auto& l : r.layers) layers += (layers.empty() ? "" : " + ") + l;
     if (layers.empty()) layers = "NOT ENFORCED";
-    out += fmt::format("  {:<12} {:<40} {}  [{}]\n", r.action, r.subject, layers, r.rule);
-    if (!r.note.empty()) out += fmt::format("  {:<12} {:<40} note: {}\n", "", "", r.note);
+    // Subjects and notes may name paths a project holds (git metadata).
+    out += fmt::format("  {:<12} {:<40} {}  [{}]\n", r.action, terminal_safe(r.subject), layers,
+                       r.rule);
+    if (!r.note.empty())
+      out += fmt::format("  {:<12} {:<40} note: {}\n", "", "", terminal_safe(r.note));
   }
   out += "\nFailure assumptions (what this sandbox does not protect against here):\n";
   for (const auto& a : report.assumptions) out += "  - " + a + "\n";

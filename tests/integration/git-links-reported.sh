@@ -128,6 +128,20 @@ check_capture "a dangling .git/hooks link: the error names it and what it names"
   err_matches "'$WS/\.git/hooks' is a symbolic link to '\.\./tools/hooks', which does not exist"
 rm -f "$WS/.git/hooks" && mv "$RUN/hooks.saved" "$WS/.git/hooks" || die "restore failed"
 
+# Paths a project plants reach the terminal escaped: an include.path whose
+# name holds an escape sequence and a newline (a fake line) shows in the
+# --dry-run and explain lists with both made visible.
+as_user git -C "$WS" config include.path "$(printf 'inc\033]0;x\007\nagentjail: all clear')" ||
+  die "git config failed"
+capture jail --dry-run -- true
+check_capture "--dry-run: the planted name is listed" out_has 'inc\x1b]0;x\x07\x0aagentjail: all clear'
+check_capture "--dry-run: no raw escape reaches the terminal" [ "${OUT//$'\033'/}" = "$OUT" ]
+out_lacks_line_start() { ! printf '%s\n' "$OUT" | grep -q "^$1"; }
+capture aj --profile-dir "$PROFILES" explain
+check_capture "explain: no raw escape reaches the terminal" [ "${OUT//$'\033'/}" = "$OUT" ]
+check_capture "explain: no forged line" out_lacks_line_start 'agentjail: all clear'
+as_user git -C "$WS" config --unset include.path || die "git config failed"
+
 # --dry-run says where new links are looked for.
 capture jail --dry-run -- true
 check_capture "--dry-run lists .git among the directories searched for new links" \

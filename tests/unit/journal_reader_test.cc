@@ -211,7 +211,7 @@ TEST_CASE("summaries cannot smuggle terminal control sequences") {
   CHECK(s.find('\n') == std::string::npos);
   CHECK(s.find("\xe2\x80\xae") == std::string::npos);
   CHECK(s.find("\\x1b]0;pwned\\x07") != std::string::npos);
-  CHECK(display_safe("ok \xc2\x9b c1 \xff") == "ok \\u009b c1 \xef\xbf\xbd");
+  CHECK(display_safe("ok \xc2\x9b c1 \xff") == "ok \\u009b c1 \\xff");
   // Characters that show nothing: soft hyphen, Arabic letter mark, zero-width
   // space, line separator, word joiner, byte-order mark, a tag character.
   struct Row {

@@ -31,3 +31,37 @@ TEST_CASE("UTF-8 sequences are measured, and invalid ones rejected") {
 }
 
 }  // namespace aj
+
+#include "base/log.h"
+
+namespace aj {
+
+TEST_CASE("what reaches the terminal cannot act on it") {
+  struct Row {
+    const char* in;
+    const char* out;
+  };
+  const Row rows[] = {
+      {"plain path /a/b", "plain path /a/b"},
+      {"fake\nagentjail: line", "fake\\x0aagentjail: line"},
+      {"\x1b]52;c;ZXZpbA==\x07 clip", "\\x1b]52;c;ZXZpbA==\\x07 clip"},
+      {"erase\x1b[2K\r", "erase\\x1b[2K\\x0d"},
+      {"c1 \xc2\x9b"
+       "31m",
+       "c1 \\u009b31m"},
+      {"bidi \xe2\x80\xae"
+       "gnp.exe",
+       "bidi \\u202egnp.exe"},
+      {"isolate \xe2\x81\xa6x", "isolate \\u2066x"},
+      {"bad \xff byte", "bad \\xff byte"},
+      {"caf\xc3\xa9 \xe2\x9c\x93", "caf\xc3\xa9 \xe2\x9c\x93"},  // letters and symbols stay
+      {"tab\there", "tab\\x09here"},
+  };
+  for (const Row& r : rows) {
+    CAPTURE(r.in);
+    CHECK(terminal_safe(r.in) == r.out);
+  }
+  CHECK(log::terminal_safe_lines("a\x1b\nb\n") == "a\\x1b\nb\n");
+}
+
+}  // namespace aj
