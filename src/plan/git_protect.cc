@@ -110,7 +110,7 @@ std::vector<std::string> worktree_dirs(const Disk& disk, const std::string& git_
 
 class Protector {
  public:
-  Protector(const Disk& disk, const std::string& workspace) : disk_(disk), workspace_(workspace) {}
+  Protector(const Disk& disk, const WritableAreas& areas) : disk_(disk), areas_(areas) {}
 
   // Keeps `path` read-only when it exists. A symbolic link is protected
   // where it leads inside the workspace; one leading elsewhere is left alone
@@ -121,7 +121,7 @@ class Protector {
     if (kind == FileKind::kMissing) return false;
     if (kind == FileKind::kSymlink) {
       const auto leads = disk_.real_path(path);
-      if (leads && path_is_within(*leads, workspace_)) out_.read_only.push_back({*leads, where});
+      if (leads && areas_.holds(*leads)) out_.read_only.push_back({*leads, where});
       // A link to nothing: the plan refuses it where the command could make
       // what it names (mount_plan.cc, refuse_writable_dangling).
       if (!leads) out_.read_only.push_back({path, where});
@@ -157,7 +157,7 @@ class Protector {
 
  private:
   const Disk& disk_;
-  const std::string& workspace_;
+  const WritableAreas& areas_;
   GitProtection out_;
 };
 
@@ -351,9 +351,9 @@ constexpr int kMaxIncludeDepth = 10;
 // workspace, and has `protect` keep each such path read-only (or watch it).
 class ConfigScanner {
  public:
-  ConfigScanner(const Disk& disk, const GitUserEnv& user, const std::string& workspace,
+  ConfigScanner(const Disk& disk, const GitUserEnv& user, const WritableAreas& areas,
                 Protector& protect, const SourceLoc& where)
-      : disk_(disk), user_(user), workspace_(workspace), protect_(protect), where_(where) {}
+      : disk_(disk), user_(user), areas_(areas), protect_(protect), where_(where) {}
 
   // The config files of the git directory dir_of_git (and its
   // config.worktree, read with extensions.worktreeConfig), whose checkout is
@@ -364,7 +364,7 @@ class ConfigScanner {
     auto files = config_files(dir_of_git, user_);
     files.push_back({dir_of_git + "/config.worktree", dir_of_git});
     for (const auto& [file, dir] : files) scan_file(file, dir, checkout, 0, hooks_path);
-    if (auto hooks = in_workspace(resolve(hooks_path, checkout)); !hooks.empty())
+    if (auto hooks = writable(resolve(hooks_path, checkout)); !hooks.empty())
       protect_.keep_or_watch(hooks, where_, kHooksPathWhy);
   }
 
@@ -378,8 +378,9 @@ class ConfigScanner {
     return normalize_path(p);
   }
 
-  std::string in_workspace(const std::string& p) const {
-    return !p.empty() && path_is_within(p, workspace_) && p != workspace_ ? p : std::string();
+  // p when the command could write it (the workspace, ~/.claude), else "".
+  std::string writable(const std::string& p) const {
+    return !p.empty() && areas_.holds(p) ? p : std::string();
   }
 
   // Included files are read too, wherever they are (one outside the
@@ -394,21 +395,20 @@ class ConfigScanner {
       if (e.section == "core" && e.key == "hookspath") hooks_path = e.value;
       if ((e.section == "include" || e.section == "includeif") && e.key == "path") {
         const std::string included = resolve(e.value, dir);
-        if (auto p = in_workspace(included); !p.empty())
-          protect_.keep_or_watch(p, where_, kIncludeWhy);
+        if (auto p = writable(included); !p.empty()) protect_.keep_or_watch(p, where_, kIncludeWhy);
         if (!included.empty() && depth < kMaxIncludeDepth)
           scan_file(included, parent_dir(included), checkout, depth + 1, hooks_path);
       }
       // Run from the top of the checkout.
       if (names_program(e))
-        if (auto p = in_workspace(resolve(program_path(e.value), checkout)); !p.empty())
+        if (auto p = writable(resolve(program_path(e.value), checkout)); !p.empty())
           protect_.keep_or_watch(p, where_, kProgramWhy);
     }
   }
 
   const Disk& disk_;
   const GitUserEnv& user_;
-  const std::string& workspace_;
+  const WritableAreas& areas_;
   Protector& protect_;
   const SourceLoc& where_;
   std::set<std::string> read_;  // files read for the current repository
@@ -427,16 +427,22 @@ std::string pointed_dir(const Disk& disk, const std::string& file, const std::st
   return normalize_path(path[0] == '/' ? path : base + "/" + path);
 }
 
-// A git directory inside the workspace that a .git file or a commondir
-// names: git takes config and hooks from there, so they are kept as .git's
-// own are, and the directory is pinned (it cannot be renamed and replaced).
+// A git directory the command could write (in the workspace, or another
+// writable path) that a .git file or a commondir names: git takes config and
+// hooks from there, so they are kept as .git's own are, and the directory is
+// pinned (it cannot be renamed and replaced); one missing is watched.
 void protect_named_git_dir(const std::string& named, const std::string& checkout,
                            const std::vector<std::pair<std::string, SourceLoc>>& leaves,
-                           const std::string& workspace, const Disk& disk, Protector& protect,
+                           const WritableAreas& areas, const Disk& disk, Protector& protect,
                            ConfigScanner& scanner) {
-  if (named.empty() || named == workspace || !path_is_within(named, workspace)) return;
-  if (disk.kind(named) != FileKind::kDirectory) return;
+  if (named.empty() || !areas.holds(named)) return;
   const SourceLoc& where = leaves.front().second;
+  if (disk.kind(named) == FileKind::kMissing) {
+    protect.watch(named, where, kNewRepositoryWhy);
+    protect.watch_links(named, where);
+    return;
+  }
+  if (disk.kind(named) != FileKind::kDirectory) return;
   for (const auto& [leaf, leaf_where] : leaves)
     protect.keep_or_watch(named + leaf, leaf_where, kNamedGitDirWhy);
   protect.pin(named, where);
@@ -471,8 +477,17 @@ GitUserEnv git_user_env(const std::string& home, const std::vector<std::string>&
           env_value(environ, "GIT_CONFIG_SYSTEM")};
 }
 
+bool WritableAreas::holds(const std::string& p) const {
+  if (p != workspace && path_is_within(p, workspace)) return true;
+  for (const std::string& o : others)
+    if (p != o && path_is_within(p, o)) return true;
+  return false;
+}
+
 GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
-                                   const std::string& workspace, const GitUserEnv& user) {
+                                   const std::string& workspace, const GitUserEnv& user,
+                                   const std::vector<std::string>& other_writable) {
+  const WritableAreas areas{workspace, other_writable};
   // Each .git whose hooks or config the profile keeps read-only: which of
   // the two, and the profile line that asks.
   std::map<std::string, std::vector<std::pair<std::string, SourceLoc>>> kept;
@@ -482,7 +497,7 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
         kept[p.path.substr(0, p.path.size() - leaf.size())].push_back({leaf, p.where});
     }
   }
-  Protector protect(disk, workspace);
+  Protector protect(disk, areas);
   for (const auto& [git_dir, leaves] : kept) {
     const SourceLoc& where = leaves.front().second;
     // What the repository's config and the user's make git run from the
@@ -491,7 +506,7 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     // top of the working tree), and config files included from there
     // (include.path, includeIf; relative to the including file).
     const std::string top = git_dir.substr(0, git_dir.size() - 5);  // without "/.git"
-    ConfigScanner scanner(disk, user, workspace, protect, where);
+    ConfigScanner scanner(disk, user, areas, protect, where);
     scanner.scan_repository(git_dir, top);
     // A hook that is a link into the working tree (.git/hooks/pre-commit ->
     // ../../tools/pre-commit) runs whatever the command writes there.
@@ -520,8 +535,8 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     // checkout): rewritten, it would name another git directory.
     if (disk.kind(git_dir) == FileKind::kFile) {
       protect.keep(git_dir, where);
-      protect_named_git_dir(pointed_dir(disk, git_dir, top, "gitdir: "), top, leaves, workspace,
-                            disk, protect, scanner);
+      protect_named_git_dir(pointed_dir(disk, git_dir, top, "gitdir: "), top, leaves, areas, disk,
+                            protect, scanner);
       continue;
     }
     const std::vector<std::string> submodules = submodule_git_dirs(disk, git_dir);
@@ -547,7 +562,7 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
       // An existing commondir: where it points, git finds config and hooks.
       const std::string common = pointed_dir(disk, dir + "/commondir", dir, "");
       if (common != git_dir)
-        protect_named_git_dir(common, top, leaves, workspace, disk, protect, scanner);
+        protect_named_git_dir(common, top, leaves, areas, disk, protect, scanner);
     }
     // Each submodule's checkout holds a .git file naming its git directory.
     for (const std::string& sub : submodules) {

@@ -38,11 +38,25 @@ struct GitUserEnv {
 
 GitUserEnv git_user_env(const std::string& home, const std::vector<std::string>& environ);
 
+// Where the command may write: the workspace and the profile's other
+// writable paths (the claude profile's ~/.claude). Git metadata that names a
+// place in them (a .git file's git directory, an include, core.hooksPath)
+// names something the command could write.
+struct WritableAreas {
+  std::string workspace;
+  std::vector<std::string> others;
+
+  // Whether p lies inside one of them (and is not one of them itself).
+  bool holds(const std::string& p) const;
+};
+
 // read_only: the request's read-only paths (expanded); those ending in
 // /.git/hooks or /.git/config name the repositories to protect. At most
-// kMaxGitDirs git directories are looked at per repository.
+// kMaxGitDirs git directories are looked at per repository. other_writable:
+// the writable paths outside the workspace.
 GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, const Disk& disk,
-                                   const std::string& workspace, const GitUserEnv& user);
+                                   const std::string& workspace, const GitUserEnv& user,
+                                   const std::vector<std::string>& other_writable = {});
 
 inline constexpr std::size_t kMaxGitDirs = 512;
 

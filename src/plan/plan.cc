@@ -329,12 +329,21 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   Variables vars = variables_for(facts, plan.workspace);
   FilesystemRequest req;
   req.read_only = expand_list(fs.read_only, vars, errors);
+  req.read_write = expand_list(fs.read_write, vars, errors);
+  // Git metadata may name places in any writable path, not only in the
+  // workspace (a .git file's gitdir in ~/.claude).
+  std::vector<std::string> other_writable;
+  for (const ExpandedPath& p : req.read_write) {
+    if (plan.workspace.empty() || path_is_within(p.path, plan.workspace)) continue;
+    other_writable.push_back(p.path);
+    if (auto real = disk.real_path(p.path); real && *real != p.path)
+      other_writable.push_back(*real);
+  }
   GitProtection git;
   if (!plan.workspace.empty())
     git = protect_git_metadata(req.read_only, disk, plan.workspace,
-                               git_user_env(facts.home, facts.environ));
+                               git_user_env(facts.home, facts.environ), other_writable);
   req.read_only.insert(req.read_only.end(), git.read_only.begin(), git.read_only.end());
-  req.read_write = expand_list(fs.read_write, vars, errors);
   req.read_write.insert(req.read_write.end(), git.pinned.begin(), git.pinned.end());
   req.hide = expand_list(fs.hide, vars, errors);
   plan.journal_target = facts.state_dir + "/sessions/" + facts.session_id + ".jsonl";

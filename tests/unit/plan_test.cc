@@ -1032,3 +1032,38 @@ TEST_CASE("a protected path that is a link to nothing the command could make is 
 }
 
 }  // namespace aj
+
+namespace aj {
+
+TEST_CASE("git metadata naming a place in a writable path outside the workspace is protected") {
+  const std::string g = "/home/u/proj/.git";
+  FakeDisk d = disk();
+  d.kinds["/home/u/state"] = d.kinds["/home/u/state/hooks"] = FileKind::kDirectory;
+  d.kinds["/home/u/state/inc"] = FileKind::kFile;
+  d.texts[g + "/config"] =
+      "[include]\n\tpath = /home/u/state/inc\n[core]\n\thooksPath = ~/state/hooks\n";
+  PlanResult r = plan_with(policy({at("~/state", 9)}), d);
+  REQUIRE(r.plan);
+  const auto ops = describe(*r.plan);
+  CHECK(index_of(ops, "ro-bind '/home/u/state/inc'") < ops.size());
+  CHECK(index_of(ops, "ro-bind '/home/u/state/hooks'") < ops.size());
+  // Not writable anywhere: nothing to protect.
+  PlanResult plain = plan_with(policy(), d);
+  REQUIRE(plain.plan);
+  CHECK(index_of(describe(*plain.plan), "ro-bind '/home/u/state/inc'") ==
+        describe(*plain.plan).size());
+
+  // A .git file naming a git directory there that does not exist yet: watched.
+  FakeDisk e = disk();
+  e.kinds["/home/u/state"] = FileKind::kDirectory;
+  e.kinds.erase(g + "/hooks");
+  e.kinds.erase(g + "/config");
+  e.kinds[g] = FileKind::kFile;
+  e.texts[g] = "gitdir: /home/u/state/evil\n";
+  PlanResult w = plan_with(policy({at("~/state", 9)}), e);
+  REQUIRE(w.plan);
+  CHECK(std::any_of(w.plan->watched.begin(), w.plan->watched.end(),
+                    [](const WatchedPath& p) { return p.path == "/home/u/state/evil"; }));
+}
+
+}  // namespace aj
