@@ -288,7 +288,10 @@ class Builder {
         "hand it on descriptors 0-2 are given back when the session ends; a window size it "
         "sets stays (yours may have changed meanwhile). It can also stop the other programs "
         "of its job (those in a pipeline with agentjail) by reading the terminal after giving "
-        "the foreground to a group of its own (SIGTTIN); agentjail itself ignores that.");
+        "the foreground to a group of its own (SIGTTIN); agentjail itself ignores that. While "
+        "it holds the foreground, what you type (^C, ^Z included) goes to it alone: "
+        "--timeout, or a signal to agentjail from elsewhere, still ends the session. In the "
+        "background it cannot take the terminal (TIOCSPGRP is refused there).");
     if (plan_.net == NetMode::kHost && plan_.user_namespace)
       a.push_back(
           "The host's network is shared, its abstract unix socket names too: the command "
