@@ -359,10 +359,18 @@ class Builder {
     if (ctx_.landlock_abi == 0)
       a.push_back("No Landlock on this kernel: files are bounded by the mount namespace alone.");
     for (const auto& why : plan_.landlock.not_enforced) a.push_back("Landlock: " + why);
-    if (!ctx_.cgroup_note.empty() && (plan_.memory_max || plan_.pids_max))
-      a.push_back("No cgroup limits (" + ctx_.cgroup_note +
-                  "); rlimits only, and RLIMIT_AS does not count memory held in memfds or "
-                  "pipes.");
+    // Only what was asked for and is missing: root may get v1 groups where
+    // the v2 hierarchy offers nothing (the note then speaks of v2 alone).
+    const bool no_memory = plan_.memory_max && !ctx_.cgroup_memory;
+    const bool no_pids = plan_.pids_max && !ctx_.cgroup_pids;
+    if (no_memory || no_pids)
+      a.push_back(fmt::format(
+          "No cgroup limit for {} ({}); rlimits only, and RLIMIT_AS does not count memory held "
+          "in memfds or pipes.",
+          no_memory && no_pids ? "memory and processes"
+          : no_memory          ? "memory"
+                               : "processes",
+          ctx_.cgroup_note.empty() ? "no usable controller" : ctx_.cgroup_note));
   }
 
   const Plan& plan_;

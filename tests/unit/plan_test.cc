@@ -1067,3 +1067,26 @@ TEST_CASE("git metadata naming a place in a writable path outside the workspace 
 }
 
 }  // namespace aj
+
+namespace aj {
+
+TEST_CASE("explain says a cgroup limit is missing only when it is") {
+  PlanResult r = plan_with(policy());
+  REQUIRE(r.plan);
+  Plan plan = *r.plan;
+  plan.pids_max = 4096;
+  auto says_missing = [&](bool pids_group) {
+    ReportContext ctx;
+    ctx.landlock_abi = 7;
+    ctx.cgroup_pids = pids_group;
+    ctx.cgroup_note = "cgroup v2: offers no memory, pids or cpu controller";
+    const Report rep = build_report(plan, policy(), ctx);
+    return std::any_of(rep.assumptions.begin(), rep.assumptions.end(), [](const std::string& a) {
+      return a.rfind("No cgroup limit for processes", 0) == 0;
+    });
+  };
+  CHECK(says_missing(false));
+  CHECK_FALSE(says_missing(true));  // root's v1 pids group, with the v2 note
+}
+
+}  // namespace aj
