@@ -287,6 +287,9 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   for (int nr : MetadataGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
   if (signals_unconfined(plan))
     for (int nr : SignalGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
+  // No PID namespace: every process group of the terminal's session is in
+  // reach; setpgid is checked (supervise/terminal_guard.h).
+  if (!plan.user_namespace) layer_options.notify_syscalls.push_back(SYS_setpgid);
   layer_options.create_cgroup = !o.dry_run;
   st.layer_options = layer_options;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);
@@ -429,7 +432,9 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   notify.set_metadata_guard(&metadata_guard);
   SignalGuard signal_guard;
   if (signals_unconfined(plan)) notify.set_signal_guard(&signal_guard);
-  const TerminalGuard terminal_guard(shared_terminal_fd());
+  const UniqueFd proc_for_guard(::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC));
+  const TerminalGuard terminal_guard(shared_terminal_fd(), ::getpgrp(), signal_guard,
+                                     proc_for_guard.get());
   notify.set_terminal_guard(&terminal_guard);
   if (st.trace)
     notify.set_trace([&plan](const std::string& path, bool write) -> std::string {

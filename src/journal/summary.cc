@@ -233,8 +233,8 @@ std::string display_safe(std::string_view s) {
       ++i;
     } else {
       std::uint32_t cp = code_point(s.substr(i, n));
-      if (invisible_control(cp))
-        out += fmt::format("\\u{:04x}", cp);
+      if (invisible_control(cp))  // \U and eight digits past U+FFFF: never ambiguous
+        out += cp > 0xFFFF ? fmt::format("\\U{:08x}", cp) : fmt::format("\\u{:04x}", cp);
       else
         out.append(s.substr(i, n));
       i += n;

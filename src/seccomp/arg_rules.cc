@@ -63,7 +63,7 @@ const std::vector<std::uint32_t> kDeniedIoctls = {
     TIOCEXCL,  // no more opens of it
     TCXONC,    // stopping its output: our own messages would block on it
     // Handing the foreground to a group (tcsetpgrp): the supervisor lets it
-    // through for a caller holding the foreground (supervise/terminal_guard.h).
+    // through unless another job holds the foreground (supervise/terminal_guard.h).
     TIOCSPGRP, FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
     FS_IOC32_SETVERSION, kExt4SetVersion, kExt4SetVersion32, FS_IOC_ENABLE_VERITY,
     FS_IOC_SET_ENCRYPTION_POLICY};
@@ -401,8 +401,8 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   for (std::uint32_t family : {0x4b00U, 0x5600U}) refused.push_back({family, 0x100});
   out.push_back({"ioctl", EPERM, rules_low32_in_blocks(1, refused),
                  rules_low32_outside_blocks(1, refused),
-                 "TIOCSTI and TIOCLINUX (typing into the terminal), TIOCSPGRP from a "
-                 "background group (taking the terminal; the supervisor answers), the text "
+                 "TIOCSTI and TIOCLINUX (typing into the terminal), TIOCSPGRP while another "
+                 "job holds the terminal (the supervisor answers), the text "
                  "console's KD* and "
                  "VT_* requests, and changing inode flags, versions, verity or encryption "
                  "policies (attributes Landlock does not govern) denied"});

@@ -76,6 +76,7 @@ class LinkWalk {
       return;
     }
     fd.release();
+    bool unsearched = false;  // listed, but its entries could not be looked at
     while (const struct dirent* e = ::readdir(d)) {
       const std::string name = e->d_name;
       if (name == "." || name == "..") continue;
@@ -86,7 +87,13 @@ class LinkWalk {
       // Plain files are passed over unread: most entries are (git objects).
       if (e->d_type == DT_REG) continue;
       struct stat st;
-      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        // Readable but not searchable (mode 0444): the names show, not what
+        // they are.
+        if (errno != ENOENT && !unsearched) out_.unreadable.push_back(dir.path);
+        unsearched = unsearched || errno != ENOENT;
+        continue;
+      }
       const std::string path = dir.path + "/" + name;
       if (S_ISLNK(st.st_mode)) {
         if (dir.fresh || not_older(st.st_ctim, since_))

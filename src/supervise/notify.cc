@@ -213,16 +213,21 @@ bool NotifyHandler::handle_one() {
   // opens) get its answer first: continuing them must never skip a refusal.
   const std::uint32_t action = verdict & SECCOMP_RET_ACTION_FULL;
   if (terminal_guard_ && TerminalGuard::handles(data.nr, data.args)) {
-    // Refused by the filter; let through for a caller holding the
-    // foreground (terminal_guard.h).
-    const int err = terminal_guard_->check(pid);
+    // TIOCSPGRP is refused by the filter, setpgid notified: let through
+    // unless the terminal or group is another job's (terminal_guard.h).
+    const int err = terminal_guard_->check(pid, data.nr, data.args);
     resp->flags = err == 0 ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
     resp->error = -err;
-    if (err != 0 && sink_)
-      sink_->syscall_denied(pid, "ioctl",
-                            "request=TIOCSPGRP (the caller's group is not the terminal's "
-                            "foreground: a background job may not take the terminal)",
-                            err);
+    if (err != 0 && sink_) {
+      const bool ioctl = data.nr == SYS_ioctl;
+      sink_->syscall_denied(
+          pid, ioctl ? "ioctl" : "setpgid",
+          ioctl ? "request=TIOCSPGRP (another job holds the terminal's foreground: a "
+                  "background jail may not take it)"
+                : fmt::format("pid={} pgid={} (a process group outside the session)",
+                              static_cast<int>(data.args[0]), static_cast<int>(data.args[1])),
+          err);
+    }
   } else if (action == SECCOMP_RET_ERRNO) {
     int err = static_cast<int>(verdict & SECCOMP_RET_DATA);
     resp->error = -err;

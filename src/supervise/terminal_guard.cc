@@ -1,6 +1,7 @@
 #include "supervise/terminal_guard.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <termios.h>
@@ -9,17 +10,29 @@
 namespace aj {
 
 bool TerminalGuard::handles(int nr, const std::uint64_t args[6]) {
-  return nr == SYS_ioctl && static_cast<std::uint32_t>(args[1]) == TIOCSPGRP;
+  return (nr == SYS_ioctl && static_cast<std::uint32_t>(args[1]) == TIOCSPGRP) || nr == SYS_setpgid;
 }
 
-int TerminalGuard::check(pid_t pid) const {
+bool TerminalGuard::ours(pid_t group) const {
+  if (group == job_) return true;
+  if (session_.in_session(proc_fd_, group)) return true;
+  // A leader gone (a job that ended) leaves a group no one else leads.
+  return ::kill(group, 0) != 0 && errno == ESRCH;
+}
+
+int TerminalGuard::check(pid_t caller, int nr, const std::uint64_t args[6]) const {
+  if (nr == SYS_setpgid) {
+    const auto pid = static_cast<pid_t>(static_cast<std::int32_t>(args[0]));
+    const auto group = static_cast<pid_t>(static_cast<std::int32_t>(args[1]));
+    // A group of its own (0, or its own pid), or one of the session's.
+    if (group == 0 || group == (pid == 0 ? caller : pid)) return 0;
+    return group > 0 && ours(group) ? 0 : EPERM;
+  }
   // No terminal shared with the command: the call is about a terminal of
   // the jail's own (a pty it made), or fails in the kernel.
   const pid_t foreground = terminal_fd_ < 0 ? -1 : ::tcgetpgrp(terminal_fd_);
-  if (foreground < 0) return 0;
-  const pid_t group = ::getpgid(pid);
-  if (group < 0) return ESRCH;
-  return group == foreground ? 0 : EPERM;
+  if (foreground <= 0) return 0;
+  return ours(foreground) ? 0 : EPERM;
 }
 
 }  // namespace aj

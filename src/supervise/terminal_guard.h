@@ -1,38 +1,53 @@
-// tcsetpgrp(3) from the jail. The kernel lets any process in the terminal's
-// session hand the foreground to a group, a background one too when it
-// ignores SIGTTOU: a jail run in the background (`agentjail -- cmd &`) could
-// take the terminal from the user's shell and read what is typed there. The
-// filter refuses TIOCSPGRP (seccomp/arg_rules.cc); the supervisor lets it
-// through for a caller whose process group holds the terminal's foreground
-// now, so job control inside the jail (an interactive shell's) still works.
+// The terminal the command shares with the user's shell. The kernel lets any
+// process in the terminal's session hand the foreground to a group, a
+// background one too when it ignores SIGTTOU, and, without a PID namespace,
+// join any process group of the session: a jail run in the background
+// (`agentjail -- cmd &`) could take the terminal from the user's shell, or
+// join the shell's group, and read what is typed there.
 //
-// What is checked is the caller's group and the terminal's state, not the
-// call's memory: another thread changing its arguments changes nothing. A
-// group that held the foreground may give it to any group of the session:
-// the jail had the terminal already.
+// So TIOCSPGRP is refused by the filter (seccomp/arg_rules.cc) and let
+// through by the supervisor unless another job holds the foreground (the
+// group's leader alive outside the session, and not agentjail's own job):
+// an interactive shell inside the jail, which makes a group of its own and
+// then takes the foreground, keeps its job control. And without a PID
+// namespace, setpgid may only make a new group or join one of the session's.
+//
+// What is checked is the terminal's state and integer arguments, never the
+// call's memory: another thread changing it changes nothing.
 #pragma once
 
 #include <sys/types.h>
 
 #include <cstdint>
 
+#include "supervise/signal_guard.h"
+
 namespace aj {
 
 class TerminalGuard {
  public:
   // terminal_fd: the supervisor's descriptor of the terminal it shares with
-  // the command (its controlling terminal), or -1 when there is none.
-  explicit TerminalGuard(int terminal_fd) : terminal_fd_(terminal_fd) {}
+  // the command (its controlling terminal), or -1. job: agentjail's own
+  // process group. session: tells the session's processes (its init set).
+  TerminalGuard(int terminal_fd, pid_t job, const SignalGuard& session, int proc_fd)
+      : terminal_fd_(terminal_fd), job_(job), session_(session), proc_fd_(proc_fd) {}
 
-  // Whether the call is ioctl(fd, TIOCSPGRP, ...).
+  // Whether the call is ioctl(fd, TIOCSPGRP, ...), or setpgid.
   static bool handles(int nr, const std::uint64_t args[6]);
 
-  // 0 when the caller (pid, in the supervisor's PID namespace) may go on,
-  // else the errno to answer with.
-  int check(pid_t pid) const;
+  // 0 when the call of `caller` (a pid in the supervisor's PID namespace)
+  // may go on, else the errno to answer with.
+  int check(pid_t caller, int nr, const std::uint64_t args[6]) const;
+
+  // Whether process group `group` is agentjail's job, one of the session's
+  // own, or one with no live leader (what the jail's processes left).
+  bool ours(pid_t group) const;
 
  private:
   int terminal_fd_;
+  pid_t job_;
+  const SignalGuard& session_;
+  int proc_fd_;
 };
 
 }  // namespace aj

@@ -99,6 +99,15 @@ sys.exit(0 if any(sys.argv[2] in (e.get("unsearched") or []) for e in ev if e.ge
     "$J" "$WS/.git/logs/refs/heads/x"
 fi
 as_user chmod 0755 "$WS/.git/logs/refs/heads/x"
+# Listable but not searchable (0444): the same.
+rm -f "$J"
+capture jail --journal "$J" -- sh -c "ln -s '$RUN/victim6' .git/logs/refs/heads/x/c && chmod 0444 .git/logs/refs/heads/x && echo CLOSED"
+check_capture "listable only: the link was made and its directory closed" out_has_line CLOSED
+if [ "$TEST_UID" -ne 0 ]; then
+  check_capture "listable only: stderr says the directory could not be searched" \
+    err_matches "could not be searched for links \('$WS/\.git/logs/refs/heads/x'\)"
+fi
+as_user chmod 0755 "$WS/.git/logs/refs/heads/x"
 
 # A writable directory outside the workspace, as the claude profile's
 # ~/.claude: a link made there is reported too.

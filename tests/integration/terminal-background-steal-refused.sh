@@ -1,10 +1,11 @@
 #!/bin/bash
 # A jail run in the background of a job-control shell (`agentjail -- cmd &`)
-# may not take the terminal: tcsetpgrp from a group that is not the
-# terminal's foreground is refused (EPERM, journaled), even with SIGTTOU
-# ignored, so it cannot read what the user types to their shell. In the
-# foreground, handing the terminal to a group of the jail's own still works
-# (job control inside the jail).
+# may not take the terminal: tcsetpgrp while another job (the user's shell)
+# holds the foreground is refused (EPERM, journaled), even with SIGTTOU
+# ignored; nor may it join the shell's process group (reachable without a
+# PID namespace), so it cannot read what the user types to their shell. In
+# the foreground, job control inside the jail works: an interactive bash
+# makes a group of its own and takes the terminal, and hands it on.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -26,17 +27,23 @@ except OSError as e:
     print("TAKE:REFUSED:%d" % e.errno, flush=True)
 PY
 cat >"$WS/.probe/give.py" <<'PY'
-import os, time
+# As a job-control shell does: a group of its own, the terminal, then a
+# job in a group of its own given the terminal, and the terminal taken back.
+import os, signal, time
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+os.setpgid(0, 0)
+os.tcsetpgrp(0, os.getpgrp())
 c = os.fork()
 if c == 0:
     os.setpgid(0, 0)
     time.sleep(2)
     os._exit(0)
-time.sleep(0.3)
+os.setpgid(c, c)
 try:
     os.tcsetpgrp(0, c)
     print("GIVE:OK", flush=True)
-    os.tcsetpgrp(0, os.getpgrp())  # SIGTTOU: agentjail's own group, default action
+    os.tcsetpgrp(0, os.getpgrp())
+    print("BACK:OK", flush=True)
 except OSError as e:
     print("GIVE:REFUSED:%d" % e.errno, flush=True)
 os.waitpid(c, 0)
@@ -77,9 +84,65 @@ check "journal: the refused TIOCSPGRP is a syscall.deny" \
 ev=[json.loads(l) for l in open(sys.argv[1])]
 sys.exit(0 if any(e.get("event")=="syscall.deny" and "TIOCSPGRP" in e.get("args","") for e in ev) else 1)' "$J"
 
+# Joining the shell's process group (the session leader's), then reading.
+cat >"$WS/.probe/join.py" <<'PY'
+import os, signal
+signal.signal(signal.SIGTTOU, signal.SIG_IGN)
+try:
+    os.setpgid(0, os.getsid(0))
+    print("JOIN:OK:%d" % os.getsid(0), flush=True)
+except OSError as e:
+    print("JOIN:REFUSED:%d" % e.errno, flush=True)
+PY
+chmod a+r "$WS/.probe/join.py"
+jail_argv -q --journal off -- python3 "$WS/.probe/join.py"
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$RUN/harness.py" "$q & wait"
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  check_capture "no PID namespace: joining the shell's process group is refused" out_has JOIN:REFUSED:1
+else
+  # The shell's session and groups are not in the jail's PID namespace:
+  # getsid says 0, and setpgid(0, 0) makes a group of its own.
+  check_capture "PID namespace: the shell's process group is out of reach" out_has JOIN:OK:0
+fi
+
+# An interactive shell inside the jail, in the foreground: its prompt
+# comes, it runs what is typed, and its job control works.
+cat >"$RUN/interactive.py" <<'PY'
+import os, pty, select, sys, time
+argv = sys.argv[1:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("bash", ["bash", "-m", "-c", " ".join("'%s'" % a for a in argv) + "; echo HARNESS-DONE"])
+out = b""
+sent = False
+deadline = time.time() + 30
+while time.time() < deadline and b"HARNESS-DONE" not in out:
+    r, _, _ = select.select([fd], [], [], 0.2)
+    if r:
+        try:
+            out += os.read(fd, 4096)
+        except OSError:
+            break
+    if not sent and b"PROMPT>" in out:
+        os.write(fd, b"sleep 0.2 & fg; echo INSIDE-$((6*7)); exit\n")
+        sent = True
+sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
+try:
+    os.kill(pid, 9)
+except ProcessLookupError:
+    pass
+PY
+chmod a+r "$RUN/interactive.py"
+jail_argv -q --journal off --env PS1=PROMPT\> -- bash --norc -i
+capture as_user python3 "$RUN/interactive.py" "${JAIL_ARGV[@]}"
+check_capture "an interactive bash inside: it ran what was typed, a job in fg included" out_has INSIDE-42
+check_capture "an interactive bash inside: with job control" out_lacks "no job control"
+
 jail_argv -q --journal off -- python3 "$WS/.probe/give.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$RUN/harness.py" "$q"
 check_capture "control, in the foreground: the terminal can be handed to a group of the jail" \
   out_has GIVE:OK
+check_capture "control, in the foreground: ...and taken back" out_has BACK:OK
 finish

@@ -212,18 +212,27 @@ TEST_CASE("summaries cannot smuggle terminal control sequences") {
   CHECK(s.find("\xe2\x80\xae") == std::string::npos);
   CHECK(s.find("\\x1b]0;pwned\\x07") != std::string::npos);
   CHECK(display_safe("ok \xc2\x9b c1 \xff") == "ok \\u009b c1 \\xff");
+  // Past U+FFFF, eight digits: "\ue0041" would read as U+E004 and a "1".
+  CHECK(display_safe("tag \xf3\xa0\x81\x81"
+                     "1") == "tag \\U000e00411");
   // Characters that show nothing: soft hyphen, Arabic letter mark, zero-width
   // space, line separator, word joiner, byte-order mark, a tag character.
   struct Row {
     const char* in;
     const char* out;
   };
-  const Row rows[] = {{"a\xc2\xad", "a\\u00ad"},          {"a\xd8\x9c", "a\\u061c"},
-                      {"a\xe2\x80\x8b", "a\\u200b"},      {"a\xe2\x80\xa8", "a\\u2028"},
-                      {"a\xe2\x81\xa0", "a\\u2060"},      {"a\xef\xbb\xbf", "a\\ufeff"},
-                      {"a\xf3\xa0\x80\x81", "a\\ue0001"}, {"caf\xc3\xa9", "caf\xc3\xa9"},
-                      {"a\xcd\x8f", "a\\u034f"},          {"a\xe3\x85\xa4", "a\\u3164"},
-                      {"a\xef\xb8\x8f", "a\\ufe0f"},      {"a\\u202e", "a\\\\u202e"}};
+  const Row rows[] = {{"a\xc2\xad", "a\\u00ad"},
+                      {"a\xd8\x9c", "a\\u061c"},
+                      {"a\xe2\x80\x8b", "a\\u200b"},
+                      {"a\xe2\x80\xa8", "a\\u2028"},
+                      {"a\xe2\x81\xa0", "a\\u2060"},
+                      {"a\xef\xbb\xbf", "a\\ufeff"},
+                      {"a\xf3\xa0\x80\x81", "a\\U000e0001"},
+                      {"caf\xc3\xa9", "caf\xc3\xa9"},
+                      {"a\xcd\x8f", "a\\u034f"},
+                      {"a\xe3\x85\xa4", "a\\u3164"},
+                      {"a\xef\xb8\x8f", "a\\ufe0f"},
+                      {"a\\u202e", "a\\\\u202e"}};
   for (const Row& r : rows) {
     CAPTURE(r.in);
     CHECK(display_safe(r.in) == r.out);

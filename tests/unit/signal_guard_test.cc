@@ -12,6 +12,8 @@
 #include <unistd.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <string>
 
 #include "supervise/terminal_guard.h"
 
@@ -65,16 +67,66 @@ TEST_CASE("signals are let through only to descendants of the init") {
 
 namespace aj {
 
-TEST_CASE("the terminal guard takes tcsetpgrp only, and lets it by without a shared terminal") {
+TEST_CASE("the terminal guard: tcsetpgrp and setpgid, never other groups of the terminal") {
   std::uint64_t set[6] = {0, TIOCSPGRP, 0, 0, 0, 0};
   std::uint64_t get[6] = {0, TIOCGPGRP, 0, 0, 0, 0};
   std::uint64_t high[6] = {0, TIOCSPGRP | (1ULL << 32), 0, 0, 0, 0};
+  std::uint64_t none[6] = {};
   CHECK(TerminalGuard::handles(SYS_ioctl, set));
   CHECK(TerminalGuard::handles(SYS_ioctl, high));  // as the filter: the low 32 bits
+  CHECK(TerminalGuard::handles(SYS_setpgid, none));
   CHECK_FALSE(TerminalGuard::handles(SYS_ioctl, get));
   CHECK_FALSE(TerminalGuard::handles(SYS_fcntl, set));
-  // No terminal: the call is about one of the jail's own, or fails anyway.
-  CHECK(TerminalGuard(-1).check(::getpid()) == 0);
+
+  // A session whose init is a child of ours: the child's own group is the
+  // session's; ours (the test's) plays agentjail's job; pid 1's is neither.
+  int fd = ::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+  REQUIRE(fd >= 0);
+  pid_t init = ::fork();
+  REQUIRE(init >= 0);
+  if (init == 0) {
+    pid_t member = ::fork();
+    if (member == 0) {
+      ::setpgid(0, 0);
+      ::pause();
+      ::_exit(0);
+    }
+    ::pause();
+    ::_exit(0);
+  }
+  SignalGuard session;
+  session.set_init(init);
+  ::usleep(100 * 1000);
+  pid_t member = 0;
+  for (int i = 0; i < 50 && member == 0; ++i) {
+    // The member is init's only child: found through /proc/<init>/task/<init>/children.
+    FILE* f = std::fopen(
+        ("/proc/" + std::to_string(init) + "/task/" + std::to_string(init) + "/children").c_str(),
+        "r");
+    if (f) {
+      if (std::fscanf(f, "%d", &member) != 1) member = 0;
+      std::fclose(f);
+    }
+    if (member == 0) ::usleep(20 * 1000);
+  }
+  REQUIRE(member > 0);
+  const TerminalGuard guard(-1, ::getpgrp(), session, fd);
+  CHECK(guard.ours(::getpgrp()));  // agentjail's job
+  CHECK(guard.ours(member));       // a group the session made
+  CHECK_FALSE(guard.ours(1));      // another live group of the host
+  CHECK(guard.ours(0x3ffffff0));   // no such group: nobody else's
+  std::uint64_t join_member[6] = {0, static_cast<std::uint64_t>(member), 0, 0, 0, 0};
+  std::uint64_t join_init[6] = {0, 1, 0, 0, 0, 0};
+  std::uint64_t own[6] = {0, 0, 0, 0, 0, 0};
+  CHECK(guard.check(member, SYS_setpgid, own) == 0);
+  CHECK(guard.check(member, SYS_setpgid, join_member) == 0);
+  CHECK(guard.check(member, SYS_setpgid, join_init) == EPERM);
+  // No shared terminal: TIOCSPGRP is about a terminal of the jail's own.
+  CHECK(guard.check(member, SYS_ioctl, set) == 0);
+  ::kill(init, SIGKILL);
+  ::kill(member, SIGKILL);
+  ::waitpid(init, nullptr, 0);
+  ::close(fd);
 }
 
 }  // namespace aj
