@@ -39,8 +39,9 @@ class TerminalGuard {
   // may go on, else the errno to answer with.
   int check(pid_t caller, int nr, const std::uint64_t args[6]) const;
 
-  // Whether process group `group` is agentjail's job, one of the session's
-  // own, or one with no live leader (what the jail's processes left).
+  // Whether process group `group` is agentjail's job, one the session's
+  // processes lead, or one whose leader is gone and that holds no process
+  // from outside the session (what a job of the jail's left).
   bool ours(pid_t group) const;
 
  private:

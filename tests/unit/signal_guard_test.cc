@@ -123,6 +123,31 @@ TEST_CASE("the terminal guard: tcsetpgrp and setpgid, never other groups of the 
   CHECK(guard.check(member, SYS_setpgid, join_init) == EPERM);
   // No shared terminal: TIOCSPGRP is about a terminal of the jail's own.
   CHECK(guard.check(member, SYS_ioctl, set) == 0);
+
+  // A group whose leader is gone but that still holds a process outside
+  // the session is not ours.
+  int pipefd[2];
+  REQUIRE(::pipe(pipefd) == 0);
+  pid_t leader = ::fork();
+  REQUIRE(leader >= 0);
+  if (leader == 0) {
+    ::setpgid(0, 0);
+    pid_t straggler = ::fork();
+    if (straggler == 0) {
+      ::close(pipefd[1]);
+      char c;
+      (void)!::read(pipefd[0], &c, 1);  // until the test ends
+      ::_exit(0);
+    }
+    ::_exit(0);
+  }
+  ::close(pipefd[0]);
+  REQUIRE(::waitpid(leader, nullptr, 0) == leader);
+  ::usleep(50 * 1000);
+  CHECK_FALSE(guard.ours(leader));
+  std::uint64_t join_leftover[6] = {0, static_cast<std::uint64_t>(leader), 0, 0, 0, 0};
+  CHECK(guard.check(member, SYS_setpgid, join_leftover) == EPERM);
+  ::close(pipefd[1]);  // the straggler ends
   ::kill(init, SIGKILL);
   ::kill(member, SIGKILL);
   ::waitpid(init, nullptr, 0);
