@@ -436,12 +436,16 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   const TerminalGuard terminal_guard(shared_terminal_fd(), ::getpgrp(), signal_guard,
                                      proc_for_guard.get());
   notify.set_terminal_guard(&terminal_guard);
+
   if (st.trace)
     notify.set_trace([&plan](const std::string& path, bool write) -> std::string {
       AccessDecision d = check_open(plan, path, write);
       return d.allowed ? std::string() : d.rule + "\t" + d.reason;
     });
   LaunchOptions lo;
+  lo.signal_session = [&signal_guard, &proc_for_guard](int sig) {
+    signal_guard.signal_all(proc_for_guard.get(), sig);
+  };
   lo.timeout_ms = plan.timeout_ms;
   lo.pass_fds = o.pass_fds;
   lo.hooks = layers.hooks();

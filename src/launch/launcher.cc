@@ -282,6 +282,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   so.grace_ms = options.grace_ms;
   so.notify = options.notify;
   so.sink = options.sink;
+  so.signal_session = options.signal_session;
   if (options.on_command_exit)
     so.on_command_exit = [&options](const SuperviseResult& sr) {
       options.on_command_exit(outcome_of(sr));

@@ -37,6 +37,9 @@ struct LaunchOptions {
   std::function<Result<SeccompHandoff>(pid_t init)> while_child_builds;
   NotifyHandler* notify = nullptr;  // seccomp notifications (journal)
   EventSink* sink = nullptr;
+  // Sends a signal to every process of the session but the init (^Z: a
+  // stopped job's processes must not read the terminal on).
+  std::function<void(int sig)> signal_session;
   // Called with the outcome as soon as the command has ended and nothing of
   // the session runs any more, before the init has gone (its namespaces'
   // teardown overlaps with what the caller does here). Not called when the

@@ -31,6 +31,10 @@ class SignalGuard {
   // among its ancestors.
   bool in_session(int proc_fd, pid_t pid) const;
 
+  // Sends sig to every process of the session (not the init), looked up in
+  // /proc twice, so that a child forked meanwhile is reached too.
+  void signal_all(int proc_fd, int sig) const;
+
  private:
   pid_t init_ = 0;
 };

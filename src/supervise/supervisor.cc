@@ -157,6 +157,19 @@ class Loop {
     struct signalfd_siginfo si;
     while (::read(sigfd_.get(), &si, sizeof si) == static_cast<ssize_t>(sizeof si)) {
       int sig = static_cast<int>(si.ssi_signo);
+      // ^Z (or a stop asked of us): the whole session stops with us, so that
+      // none of its processes (one ignoring SIGTSTP, one in a group of its
+      // own) reads the terminal while the job is stopped; SIGCONT (fg, bg)
+      // lets them all go on.
+      if (sig == SIGTSTP) {
+        if (o_.signal_session) o_.signal_session(SIGSTOP);
+        ::kill(::getpid(), SIGSTOP);
+        continue;
+      }
+      if (sig == SIGCONT) {
+        if (o_.signal_session) o_.signal_session(SIGCONT);
+        continue;
+      }
       // A terminal's ^C already reached the command (same process group).
       if (si.ssi_code == SI_KERNEL) continue;
       bool stopping = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
@@ -201,7 +214,8 @@ class Loop {
 sigset_t supervised_signals() {
   sigset_t set;
   sigemptyset(&set);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2}) sigaddset(&set, sig);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT})
+    sigaddset(&set, sig);
   return set;
 }
 

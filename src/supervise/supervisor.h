@@ -30,6 +30,9 @@ struct SuperviseOptions {
   std::uint64_t grace_ms = 5000;
   NotifyHandler* notify = nullptr;  // receives the child's seccomp listener
   EventSink* sink = nullptr;        // signals and limits are reported here
+  // Signals every process of the session but the init; used to stop the
+  // whole session with the supervisor on SIGTSTP, and go on with it.
+  std::function<void(int sig)> signal_session;
   // Called once the init reports the command's end, when nothing of the
   // session runs any more; the loop then waits for the init itself.
   std::function<void(const SuperviseResult&)> on_command_exit;

@@ -5,7 +5,9 @@
 # ignored; nor may it join the shell's process group (reachable without a
 # PID namespace), so it cannot read what the user types to their shell. In
 # the foreground, job control inside the jail works: an interactive bash
-# makes a group of its own and takes the terminal, and hands it on.
+# makes a group of its own and takes the terminal, and hands it on. And ^Z
+# stops the whole session, not only agentjail: a jailed process ignoring
+# SIGTSTP does not read on what is typed to the shell; fg resumes it.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -138,6 +140,59 @@ jail_argv -q --journal off --env PS1=PROMPT\> -- bash --norc -i
 capture as_user python3 "$RUN/interactive.py" "${JAIL_ARGV[@]}"
 check_capture "an interactive bash inside: it ran what was typed, a job in fg included" out_has INSIDE-42
 check_capture "an interactive bash inside: with job control" out_lacks "no job control"
+
+# ^Z stops the whole session with agentjail: a jailed process that ignores
+# SIGTSTP must not read what is then typed to the shell; fg resumes it.
+cat >"$WS/.probe/ztstp.py" <<'PY'
+import os, signal, sys
+for s in (signal.SIGTSTP, signal.SIGTTIN, signal.SIGTTOU):
+    signal.signal(s, signal.SIG_IGN)
+print("READER:READY", flush=True)
+while True:
+    line = sys.stdin.readline()
+    print("JAIL-READ:" + line.strip(), flush=True)
+    if line.strip() == "bye" or not line:
+        break
+PY
+cat >"$RUN/steps.py" <<'PY'
+import os, pty, select, sys, time
+line, steps = sys.argv[1], sys.argv[2:]
+pid, fd = pty.fork()
+if pid == 0:
+    os.execvp("bash", ["bash", "--norc", "-i"])
+out = b""
+def pump(seconds):
+    global out
+    end = time.time() + seconds
+    while time.time() < end:
+        r, _, _ = select.select([fd], [], [], 0.1)
+        if r:
+            try:
+                out += os.read(fd, 4096)
+            except OSError:
+                return
+pump(0.5)
+os.write(fd, line.encode() + b"\n")
+for step in steps:
+    pump(1.5)
+    os.write(fd, step.encode().decode("unicode_escape").encode())
+pump(2)
+os.write(fd, b"echo HARNESS-DONE:$?\nexit\n")
+pump(2)
+sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
+try:
+    os.kill(pid, 9)
+except ProcessLookupError:
+    pass
+PY
+chmod a+r "$WS/.probe/ztstp.py" "$RUN/steps.py"
+jail_argv -q --journal off -- python3 "$WS/.probe/ztstp.py"
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$RUN/steps.py" "$q" '\x1a' 'echo SHELL-GOT-$((6*7))\n' 'fg\n' 'bye\n'
+check_capture "^Z: the jailed reader was running" out_has READER:READY
+check_capture "^Z: what was typed next reached the shell" out_has SHELL-GOT-42
+check_capture "^Z: ...and not the stopped session" out_lacks "JAIL-READ:echo"
+check_capture "fg: the session went on and read again" out_has JAIL-READ:bye
 
 jail_argv -q --journal off -- python3 "$WS/.probe/give.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
