@@ -50,35 +50,14 @@ except OSError as e:
     print("GIVE:REFUSED:%d" % e.errno, flush=True)
 os.waitpid(c, 0)
 PY
-# Outside: a pseudo terminal with a job-control shell; SHELL_LINE is run by
-# `bash -m -c`.
-cat >"$RUN/harness.py" <<'PY'
-import os, pty, select, sys, time
-line = sys.argv[1]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp("bash", ["bash", "-m", "-c", line + "; echo HARNESS-DONE"])
-out = b""
-deadline = time.time() + 40
-while time.time() < deadline and b"HARNESS-DONE" not in out:
-    r, _, _ = select.select([fd], [], [], 0.2)
-    if r:
-        try:
-            out += os.read(fd, 4096)
-        except OSError:
-            break
-sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
-try:
-    os.kill(pid, 9)
-except ProcessLookupError:
-    pass
-PY
-chmod -R a+rX "$WS/.probe" "$RUN/harness.py"
+chmod -R a+rX "$WS/.probe"
+# Outside: a pseudo terminal with the user's shell (probe/pty_shell.py).
+PTY=$(install_probe pty_shell.py)
 
 J=$RUN/j.jsonl
 jail_argv -q --journal "$J" -- python3 "$WS/.probe/take.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
-capture as_user python3 "$RUN/harness.py" "$q & wait"
+capture as_user python3 "$PTY" job "$q & wait"
 check_capture "in the background: taking the terminal is refused (EPERM)" out_has TAKE:REFUSED:1
 check_capture "in the background: ...and never granted" out_lacks TAKE:OK
 check "journal: the refused TIOCSPGRP is a syscall.deny" \
@@ -99,7 +78,7 @@ PY
 chmod a+r "$WS/.probe/join.py"
 jail_argv -q --journal off -- python3 "$WS/.probe/join.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
-capture as_user python3 "$RUN/harness.py" "$q & wait"
+capture as_user python3 "$PTY" job "$q & wait"
 if [ "$AJ_TEST_MODE" = nouserns ]; then
   check_capture "no PID namespace: joining the shell's process group is refused" out_has JOIN:REFUSED:1
 else
@@ -110,34 +89,9 @@ fi
 
 # An interactive shell inside the jail, in the foreground: its prompt
 # comes, it runs what is typed, and its job control works.
-cat >"$RUN/interactive.py" <<'PY'
-import os, pty, select, sys, time
-argv = sys.argv[1:]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp("bash", ["bash", "-m", "-c", " ".join("'%s'" % a for a in argv) + "; echo HARNESS-DONE"])
-out = b""
-sent = False
-deadline = time.time() + 30
-while time.time() < deadline and b"HARNESS-DONE" not in out:
-    r, _, _ = select.select([fd], [], [], 0.2)
-    if r:
-        try:
-            out += os.read(fd, 4096)
-        except OSError:
-            break
-    if not sent and b"PROMPT>" in out:
-        os.write(fd, b"sleep 0.2 & fg; echo INSIDE-$((6*7)); exit\n")
-        sent = True
-sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
-try:
-    os.kill(pid, 9)
-except ProcessLookupError:
-    pass
-PY
-chmod a+r "$RUN/interactive.py"
 jail_argv -q --journal off --env PS1=PROMPT\> -- bash --norc -i
-capture as_user python3 "$RUN/interactive.py" "${JAIL_ARGV[@]}"
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" job "$q" 'PROMPT>' 'sleep 0.2 & fg; echo INSIDE-$((6*7)); exit\n'
 check_capture "an interactive bash inside: it ran what was typed, a job in fg included" out_has INSIDE-42
 check_capture "an interactive bash inside: with job control" out_lacks "no job control"
 
@@ -154,41 +108,10 @@ while True:
     if line.strip() == "bye" or not line:
         break
 PY
-cat >"$RUN/steps.py" <<'PY'
-import os, pty, select, sys, time
-line, steps = sys.argv[1], sys.argv[2:]
-pid, fd = pty.fork()
-if pid == 0:
-    os.execvp("bash", ["bash", "--norc", "-i"])
-out = b""
-def pump(seconds):
-    global out
-    end = time.time() + seconds
-    while time.time() < end:
-        r, _, _ = select.select([fd], [], [], 0.1)
-        if r:
-            try:
-                out += os.read(fd, 4096)
-            except OSError:
-                return
-pump(0.5)
-os.write(fd, line.encode() + b"\n")
-for step in steps:
-    pump(1.5)
-    os.write(fd, step.encode().decode("unicode_escape").encode())
-pump(2)
-os.write(fd, b"echo HARNESS-DONE:$?\nexit\n")
-pump(2)
-sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
-try:
-    os.kill(pid, 9)
-except ProcessLookupError:
-    pass
-PY
-chmod a+r "$WS/.probe/ztstp.py" "$RUN/steps.py"
+chmod a+r "$WS/.probe/ztstp.py"
 jail_argv -q --journal off -- python3 "$WS/.probe/ztstp.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
-capture as_user python3 "$RUN/steps.py" "$q" '\x1a' 'echo SHELL-GOT-$((6*7))\n' 'fg\n' 'bye\n'
+capture as_user python3 "$PTY" type "$q" '\x1a' 'echo SHELL-GOT-$((6*7))\n' 'fg\n' 'bye\n'
 check_capture "^Z: the jailed reader was running" out_has READER:READY
 check_capture "^Z: what was typed next reached the shell" out_has SHELL-GOT-42
 check_capture "^Z: ...and not the stopped session" out_lacks "JAIL-READ:echo"
@@ -196,7 +119,7 @@ check_capture "fg: the session went on and read again" out_has JAIL-READ:bye
 
 jail_argv -q --journal off -- python3 "$WS/.probe/give.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
-capture as_user python3 "$RUN/harness.py" "$q"
+capture as_user python3 "$PTY" job "$q"
 check_capture "control, in the foreground: the terminal can be handed to a group of the jail" \
   out_has GIVE:OK
 check_capture "control, in the foreground: ...and taken back" out_has BACK:OK

@@ -28,35 +28,15 @@ os.tcsetpgrp(0, c)
 print("FOREGROUND:GIVEN", flush=True)
 os.read(0, 1)
 PY
+chmod -R a+rX "$WS/.probe"
 # Outside: a pseudo terminal with a job-control shell running the jail.
-cat >"$RUN/harness.py" <<'PY'
-import os, pty, select, sys, time
-argv = sys.argv[1:]
-pid, fd = pty.fork()
-if pid == 0:
-    cmd = " ".join("'%s'" % a for a in argv)
-    os.execvp("bash", ["bash", "-m", "-c", cmd + "; echo AGENTJAIL-RETURNED:$?"])
-out = b""
-deadline = time.time() + 40
-while time.time() < deadline and b"AGENTJAIL-RETURNED" not in out:
-    r, _, _ = select.select([fd], [], [], 0.2)
-    if r:
-        try:
-            out += os.read(fd, 4096)
-        except OSError:
-            break
-sys.stdout.write(out.decode(errors="replace").replace("\r", ""))
-try:
-    os.kill(pid, 9)
-except ProcessLookupError:
-    pass
-PY
-chmod -R a+rX "$WS/.probe" "$RUN/harness.py"
+PTY=$(install_probe pty_shell.py)
 rm -f "$WS/alive.log"
 
 J=$RUN/j.jsonl
 jail_argv -q --journal "$J" --timeout 3s -- python3 "$WS/.probe/ttin.py"
-capture as_user python3 "$RUN/harness.py" "${JAIL_ARGV[@]}"
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" job "$q; echo AGENTJAIL-RETURNED:\$?"
 check_capture "the command gave the foreground to a group of its own" out_has FOREGROUND:GIVEN
 check_capture "the job was not stopped: --timeout ended the session (status 124)" \
   out_has AGENTJAIL-RETURNED:124

@@ -91,6 +91,14 @@ FakeDisk disk() {
   return d;
 }
 
+// The workspace without a repository yet.
+FakeDisk disk_without_repository() {
+  FakeDisk d = disk();
+  for (const char* p : {"/home/u/proj/.git", "/home/u/proj/.git/hooks", "/home/u/proj/.git/config"})
+    d.kinds.erase(p);
+  return d;
+}
+
 Item<std::string> at(const char* v, int line) { return {v, {"p.toml", line, 1}}; }
 
 Policy policy(std::vector<Item<std::string>> read_write = {}) {
@@ -378,11 +386,7 @@ TEST_CASE("what the jail cannot keep read-only is watched") {
     CHECK(r.plan->landlock.not_enforced.empty());
   }
   SUBCASE("no repository yet: .git itself (in any form), its hooks and its config") {
-    FakeDisk d = disk();
-    d.kinds.erase(g);
-    d.kinds.erase(g + "/hooks");
-    d.kinds.erase(g + "/config");
-    PlanResult r = plan_with(policy(), d);
+    PlanResult r = plan_with(policy(), disk_without_repository());
     REQUIRE(r.plan);
     auto w = watched(*r.plan);
     std::sort(w.begin(), w.end());
@@ -447,11 +451,7 @@ TEST_CASE("new symbolic links are looked for in each protected git directory") {
     CHECK(r.plan->link_watched[0].why.find("writes through a symbolic link") != std::string::npos);
   }
   SUBCASE("no repository yet: one made during the session is searched too") {
-    FakeDisk d = disk();
-    d.kinds.erase(g);
-    d.kinds.erase(g + "/hooks");
-    d.kinds.erase(g + "/config");
-    PlanResult r = plan_with(policy(), d);
+    PlanResult r = plan_with(policy(), disk_without_repository());
     REQUIRE(r.plan);
     CHECK(roots(*r.plan) == std::vector<std::string>{g});
   }
