@@ -185,63 +185,9 @@ std::string summarize_other(const JournalRecord& r) {
   return out + parenthesised({pid_part(r)});
 }
 
-std::uint32_t code_point(std::string_view seq) {
-  auto b = [&](std::size_t k) {
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(seq[k]));
-  };
-  if (seq.size() == 2) return ((b(0) & 0x1F) << 6) | (b(1) & 0x3F);
-  if (seq.size() == 3) return ((b(0) & 0x0F) << 12) | ((b(1) & 0x3F) << 6) | (b(2) & 0x3F);
-  return ((b(0) & 0x07) << 18) | ((b(1) & 0x3F) << 12) | ((b(2) & 0x3F) << 6) | (b(3) & 0x3F);
-}
-
-// C1 controls, the bidirectional controls that reorder what follows, and
-// the other characters that show nothing (format characters, line and
-// paragraph separators, tags): each could hide or disguise what a line says.
-// (Unicode's Default_Ignorable_Code_Point set, the Hangul fillers with it.)
-bool invisible_control(std::uint32_t cp) {
-  static constexpr std::pair<std::uint32_t, std::uint32_t> kRanges[] = {
-      {0x80, 0x9F},       {0xAD, 0xAD},       {0x34F, 0x34F},    {0x61C, 0x61C},   {0x115F, 0x1160},
-      {0x17B4, 0x17B5},   {0x180B, 0x180F},   {0x200B, 0x200F},  {0x2028, 0x202E}, {0x2060, 0x206F},
-      {0x3164, 0x3164},   {0xFE00, 0xFE0F},   {0xFEFF, 0xFEFF},  {0xFFA0, 0xFFA0}, {0xFFF0, 0xFFFB},
-      {0x1BCA0, 0x1BCA3}, {0x1D173, 0x1D17A}, {0xE0000, 0xE0FFF}};
-  for (const auto& [lo, hi] : kRanges)
-    if (cp >= lo && cp <= hi) return true;
-  return false;
-}
-
 }  // namespace
 
-std::string display_safe(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size();) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x20 || c == 0x7F) {
-      out += c == '\n'   ? "\\n"
-             : c == '\t' ? "\\t"
-             : c == '\r' ? "\\r"
-                         : fmt::format("\\x{:02x}", c);
-      ++i;
-    } else if (c == '\\') {
-      out += "\\\\";  // so that a literal "\u202e" cannot pass for an escaped one
-      ++i;
-    } else if (c < 0x80) {
-      out += static_cast<char>(c);
-      ++i;
-    } else if (std::size_t n = utf8_sequence_length(s, i); n == 0) {
-      out += fmt::format("\\x{:02x}", c);  // the byte itself, not a stand-in
-      ++i;
-    } else {
-      std::uint32_t cp = code_point(s.substr(i, n));
-      if (invisible_control(cp))  // \U and eight digits past U+FFFF: never ambiguous
-        out += cp > 0xFFFF ? fmt::format("\\U{:08x}", cp) : fmt::format("\\u{:04x}", cp);
-      else
-        out.append(s.substr(i, n));
-      i += n;
-    }
-  }
-  return out;
-}
+std::string display_safe(std::string_view s) { return visible_text(s, Escapes::kDisplay); }
 
 std::string shell_quote(std::string_view word) {
   if (word.empty()) return "''";

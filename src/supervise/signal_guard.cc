@@ -1,15 +1,11 @@
 #include "supervise/signal_guard.h"
 
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <signal.h>
 #include <sys/syscall.h>
 
 #include <algorithm>
-#include <cstdlib>
 
-#include "base/unique_fd.h"
 #include "supervise/target.h"
 
 namespace aj {
@@ -36,18 +32,9 @@ bool SignalGuard::in_session(int proc_fd, pid_t pid) const {
 }
 
 void SignalGuard::signal_all(int proc_fd, int sig) const {
-  for (int pass = 0; pass < 2; ++pass) {
-    UniqueFd dir_fd(::openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-    DIR* dir = dir_fd ? ::fdopendir(dir_fd.get()) : nullptr;
-    if (!dir) return;
-    dir_fd.release();
-    while (const struct dirent* e = ::readdir(dir)) {
-      if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
-      const auto pid = static_cast<pid_t>(std::atoi(e->d_name));
+  for (int pass = 0; pass < 2; ++pass)
+    for (int pid : listed_processes(proc_fd))
       if (in_session(proc_fd, pid)) ::kill(pid, sig);
-    }
-    ::closedir(dir);
-  }
 }
 
 int SignalGuard::check(int proc_fd, int nr, const std::uint64_t args[6]) const {

@@ -1,5 +1,6 @@
 #include "supervise/target.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/ioctl.h>
@@ -8,9 +9,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "journal/redact.h"
+#include "sys/dir_entries.h"
 #include "sys/pidfd_uapi.h"
 
 namespace aj {
@@ -262,6 +265,35 @@ ProcessIds process_ids_from_proc(int proc_fd, int tid) {
     if (line) ++line;
   }
   return ids;
+}
+
+std::vector<int> listed_processes(int proc_fd) {
+  std::vector<int> pids;
+  UniqueFd dir_fd(::openat(proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  DIR* dir = dir_fd ? ::fdopendir(dir_fd.get()) : nullptr;
+  if (!dir) return pids;
+  dir_fd.release();
+  for (const std::string& name : entry_names(dir))
+    if (name[0] >= '1' && name[0] <= '9') pids.push_back(std::atoi(name.c_str()));
+  ::closedir(dir);
+  return pids;
+}
+
+// "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+int process_group_from_proc(int proc_fd, int pid) {
+  char path[64];
+  std::snprintf(path, sizeof path, "%d/stat", pid);
+  UniqueFd fd(::openat(proc_fd, path, O_RDONLY | O_CLOEXEC));
+  if (!fd) return -1;
+  char buf[512];
+  const ssize_t n = ::read(fd.get(), buf, sizeof buf - 1);
+  if (n <= 0) return -1;
+  buf[n] = '\0';
+  const char* close = std::strrchr(buf, ')');
+  int ppid = 0, pgrp = -1;
+  char state = 0;
+  if (!close || std::sscanf(close + 1, " %c %d %d", &state, &ppid, &pgrp) != 3) return -1;
+  return pgrp;
 }
 
 }  // namespace aj

@@ -61,4 +61,10 @@ ProcessIds process_ids(int proc_fd, int tid);
 // 6.13, e.g. Debian 12's 6.1). {tid, 0} when it cannot be read.
 ProcessIds process_ids_from_proc(int proc_fd, int tid);
 
+// Every process /proc lists now (its numeric entries).
+std::vector<int> listed_processes(int proc_fd);
+
+// pid's process group, from /proc/PID/stat, or -1 when it is gone.
+int process_group_from_proc(int proc_fd, int pid);
+
 }  // namespace aj
