@@ -50,10 +50,12 @@ class Loop {
     sigset_t set = supervised_signals();
     sigfd_.reset(::signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK));
     timer_.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
+    stop_timer_.reset(::timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK));
     watch(o_.pidfd, kPid);
     watch(o_.status_fd, kStatus);
     watch(sigfd_.get(), kSignal);
     watch(timer_.get(), kTimer);
+    watch(stop_timer_.get(), kStopTimer);
     if (o_.timeout_ms) arm(timer_.get(), *o_.timeout_ms);
 
     while (!init_done_) {
@@ -74,7 +76,7 @@ class Loop {
   }
 
  private:
-  enum Source { kPid, kStatus, kSignal, kTimer, kNotify };
+  enum Source { kPid, kStatus, kSignal, kTimer, kStopTimer, kNotify };
 
   void watch(int fd, Source src) {
     struct epoll_event ev = {};
@@ -89,6 +91,7 @@ class Loop {
       case kStatus: drain_reports(); break;
       case kSignal: on_signal(); break;
       case kTimer: on_timer(); break;
+      case kStopTimer: on_stop_grace_over(); break;
       case kNotify:
         // EPOLLHUP: no task uses the filter any more; stop watching, or the
         // loop would spin until the init has gone.
@@ -181,10 +184,21 @@ class Loop {
         if (o_.sink) o_.sink->signal_forwarded(SIGKILL, true);
         continue;
       }
+      // The first stop signal starts the grace period: a command that
+      // ignores it is killed when the period ends, as by a second one.
+      if (stopping && !last_stop_ms_) arm(stop_timer_.get(), o_.grace_ms);
       if (stopping) last_stop_ms_ = t;
       send_signal(o_.pidfd, sig);
       if (o_.sink) o_.sink->signal_forwarded(sig, false);
     }
+  }
+
+  void on_stop_grace_over() {
+    std::uint64_t expirations;
+    if (::read(stop_timer_.get(), &expirations, sizeof expirations) < 0) return;
+    send_signal(o_.pidfd, SIGKILL);
+    log::warn("the session did not end within {} ms of the stop signal: killing it", o_.grace_ms);
+    if (o_.sink) o_.sink->signal_forwarded(SIGKILL, true);
   }
 
   void on_timer() {
@@ -202,7 +216,7 @@ class Loop {
   }
 
   const SuperviseOptions& o_;
-  UniqueFd epoll_, sigfd_, timer_;
+  UniqueFd epoll_, sigfd_, timer_, stop_timer_;
   SuperviseResult result_;
   bool init_done_ = false;
   bool journal_stop_ = false;

@@ -27,7 +27,7 @@ struct SuperviseOptions {
   int pidfd = -1;      // the jail's init
   int status_fd = -1;  // the supervisor's end of the socketpair
   std::optional<std::uint64_t> timeout_ms;
-  std::uint64_t grace_ms = 5000;
+  std::uint64_t grace_ms = 5000;    // after a stop signal or the timeout's SIGTERM
   NotifyHandler* notify = nullptr;  // receives the child's seccomp listener
   EventSink* sink = nullptr;        // signals and limits are reported here
   // Signals every process of the session but the init; used to stop the
