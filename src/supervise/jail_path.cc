@@ -4,7 +4,10 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <limits.h>
+#include <linux/magic.h>
 #include <linux/openat2.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -39,14 +42,53 @@ void push_components(const std::string& path, std::vector<std::string>* todo) {
   todo->insert(todo->end(), parts.rbegin(), parts.rend());
 }
 
+// The last number of a /proc/PID/status line ("NSpid:\t12\t3"): the id in
+// the innermost PID namespace.
+std::string innermost_id(const std::string& status, std::string_view key) {
+  const std::size_t at = status.find(std::string(key) + ":");
+  if (at == std::string::npos) return {};
+  const std::size_t end = status.find('\n', at);
+  const std::string line = status.substr(at, end == std::string::npos ? end : end - at);
+  const std::size_t last = line.find_last_of(" \t");
+  return last == std::string::npos ? std::string() : line.substr(last + 1);
+}
+
+// What "self" or "thread-self" in /proc names for the thread tid, relative
+// to /proc and as its own PID namespace numbers it ("12", "12/task/13").
+// Empty when tid is gone or the name is another.
+std::string own_entry_in_proc(std::string_view self, int tid) {
+  if (self != "self" && self != "thread-self") return {};
+  const std::string status = read_file(fmt::format("/proc/{}/status", tid)).value_or("");
+  const std::string tgid = innermost_id(status, "NStgid"), id = innermost_id(status, "NSpid");
+  if (tgid.empty() || id.empty()) return {};
+  return self == "self" ? tgid : tgid + "/task/" + id;
+}
+
+// dir is the root of a proc filesystem (its root inode is 1).
+bool is_proc_root(int dir) {
+  struct statfs fs;
+  struct stat st;
+  return ::fstatfs(dir, &fs) == 0 && fs.f_type == PROC_SUPER_MAGIC && ::fstat(dir, &st) == 0 &&
+         st.st_ino == 1;
+}
+
 }  // namespace
 
-bool may_exist_in_jail(int root_fd, const std::string& path) {
+bool may_exist_in_jail(int root_fd, const std::string& path, int caller_tid) {
   if (root_fd < 0 || path.empty() || path[0] != '/') return true;
   UniqueFd f(open_in(root_fd, path, O_PATH, RESOLVE_IN_ROOT));
   if (f || (errno != ENOENT && errno != ENOTDIR)) return true;
-  const std::string leads_to = resolve_in_jail(root_fd, path, true);
-  return leads_to.empty() || path_is_within(leads_to, "/proc");
+  // Followed as the caller would (its /proc/self, not ours): what that
+  // reaches may exist where the lookup above found nothing.
+  // Through /proc, the text of a descriptor's link may name a file the
+  // supervisor cannot reach (a memfd, another mount namespace's), so any way
+  // through /proc counts as existing.
+  bool through_proc = false;
+  const std::string leads_to = resolve_in_jail(root_fd, path, true, caller_tid, &through_proc);
+  if (leads_to.empty() || through_proc) return true;
+  if (leads_to == normalize_path(path)) return false;  // no link: looked up above
+  UniqueFd g(open_in(root_fd, leads_to, O_PATH, RESOLVE_IN_ROOT));
+  return g || (errno != ENOENT && errno != ENOTDIR);
 }
 
 std::string fd_path_in_jail(int pid, int fd) {
@@ -63,8 +105,10 @@ std::string absolute_in_jail(int pid, int dirfd, const std::string& path) {
   return base + "/" + path;
 }
 
-std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last) {
+std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last, int caller_tid,
+                            bool* through_proc) {
   if (path.empty() || path[0] != '/') return {};
+  if (through_proc) *through_proc = path_is_within(path, "/proc");
   // Most paths hold no link at all: one lookup says so. (With O_PATH and
   // O_NOFOLLOW a link in last place is opened, not refused.)
   {
@@ -98,6 +142,16 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
     ssize_t n = last && !follow_last
                     ? (errno = EINVAL, -1)  // taken as it is, like a name that is no link
                     : ::readlinkat(dir.get(), name.c_str(), target, sizeof target);
+    // /proc/self, read by the supervisor, names the supervisor (or nothing,
+    // in the jail's own /proc): however it is reached (/dev/fd, a link the
+    // command made), it is the caller's own entry.
+    if (caller_tid > 0 && (name == "self" || name == "thread-self") &&
+        (n >= 0 || errno == ENOENT)) {
+      const int saved = errno;
+      const std::string own = is_proc_root(dir.get()) ? own_entry_in_proc(name, caller_tid) : "";
+      if (!own.empty()) n = static_cast<ssize_t>(own.copy(target, sizeof target - 1));
+      errno = saved;
+    }
     if (n >= 0) {  // a link: what it names replaces it
       if (++links > kMaxLinks || n == 0 || static_cast<std::size_t>(n) >= sizeof target) return {};
       std::string to(target, static_cast<std::size_t>(n));
@@ -110,6 +164,7 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
       continue;
     }
     done += "/" + name;
+    if (through_proc && done == "/proc") *through_proc = true;
     if (errno != EINVAL) break;  // missing (or unreadable): the rest stays as written
     if (todo.empty()) break;
     UniqueFd next(::openat(dir.get(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
@@ -120,31 +175,13 @@ std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_la
   return done.empty() ? "/" : normalize_path(done);
 }
 
-namespace {
-
-// The last number of a /proc/PID/status line ("NSpid:\t12\t3"): the id in
-// the innermost PID namespace.
-std::string innermost_id(const std::string& status, std::string_view key) {
-  const std::size_t at = status.find(std::string(key) + ":");
-  if (at == std::string::npos) return {};
-  const std::size_t end = status.find('\n', at);
-  const std::string line = status.substr(at, end == std::string::npos ? end : end - at);
-  const std::size_t last = line.find_last_of(" \t");
-  return last == std::string::npos ? std::string() : line.substr(last + 1);
-}
-
-}  // namespace
-
 std::string proc_self_as(const std::string& path, int tid) {
   for (const std::string_view who : {"/proc/self", "/proc/thread-self"}) {
     if (path.compare(0, who.size(), who) != 0) continue;
     if (path.size() > who.size() && path[who.size()] != '/') continue;
-    const std::string status = read_file(fmt::format("/proc/{}/status", tid)).value_or("");
-    const std::string tgid = innermost_id(status, "NStgid"), id = innermost_id(status, "NSpid");
-    if (tgid.empty() || id.empty()) return path;
-    const std::string named =
-        who == "/proc/self" ? "/proc/" + tgid : "/proc/" + tgid + "/task/" + id;
-    return named + path.substr(who.size());
+    const std::string own = own_entry_in_proc(who.substr(6), tid);
+    if (own.empty()) return path;
+    return "/proc/" + own + path.substr(who.size());
   }
   return path;
 }

@@ -10,10 +10,9 @@ namespace aj {
 // Whether the program an exec names (an absolute path, as the jail sees it)
 // may exist there. False only when it certainly does not: libc's execvp and
 // shells try every PATH entry, and only the one that exists runs. A path
-// that leads into /proc (/dev/fd/3, /proc/self/fd/3) cannot be looked up
-// from outside (self names the looker) and counts as existing, as does
-// everything when root_fd is -1.
-bool may_exist_in_jail(int root_fd, const std::string& path);
+// whose way goes through /proc (/dev/fd/3, /proc/self/fd/3) counts as
+// existing, as does everything when root_fd is -1.
+bool may_exist_in_jail(int root_fd, const std::string& path, int caller_tid = 0);
 
 // The file a process's descriptor refers to, as the jail names it
 // ("/usr/bin/echo", "/memfd:x (deleted)"); empty when unknown.
@@ -31,7 +30,11 @@ std::string absolute_in_jail(int pid, int dirfd, const std::string& path);
 // ".." is taken after the link before it, as the kernel does. Components that
 // do not exist are kept as written (normalized). Empty when it cannot be
 // worked out (too many links, a magic /proc link, an unreadable directory).
-std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last);
+// "self" and "thread-self" in a /proc name caller_tid's own entries (when
+// caller_tid > 0), as the kernel resolves them for the caller. through_proc,
+// when given, says whether the way went through /proc.
+std::string resolve_in_jail(int root_fd, const std::string& path, bool follow_last,
+                            int caller_tid = 0, bool* through_proc = nullptr);
 
 // path with a leading /proc/self or /proc/thread-self naming the thread tid
 // (as its own PID namespace numbers it) instead: looked up by the

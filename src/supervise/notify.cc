@@ -115,7 +115,7 @@ void NotifyHandler::trace_open(int pid, int nr, const std::uint64_t a[6], void* 
     // then any other /proc/self link named as the caller's own process.
     const std::string through = proc_self_as(
         through_proc_links(named, [pid] { return absolute_in_jail(pid, AT_FDCWD, "."); }), pid);
-    leads_to = resolve_in_jail(jail_root(pid), through, follow_last);
+    leads_to = resolve_in_jail(jail_root(pid), through, follow_last, pid);
     if (leads_to.empty() || leads_to == path) return;
     verdict = trace_(leads_to, write);
     if (verdict.empty()) return;
@@ -319,7 +319,7 @@ bool NotifyHandler::exec_may_run(int pid, int dirfd, std::string* path) {
   if (absolute.empty()) return true;  // cannot tell: record it
   // Relative to a descriptor: the name alone would not say which file.
   if (dirfd != AT_FDCWD && (*path)[0] != '/') *path = normalize_path(absolute);
-  if (may_exist_in_jail(root_fd_.get(), absolute)) return true;
+  if (may_exist_in_jail(root_fd_.get(), absolute, pid)) return true;
   // A relative name may still lead somewhere its text does not: from a
   // working directory that was removed ("... (deleted)"), "../x" is found.
   // Asked of the directory itself; a false "may run" only records one more

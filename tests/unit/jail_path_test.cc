@@ -5,7 +5,9 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <fmt/format.h>
+#include <signal.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -128,6 +130,44 @@ TEST_CASE("proc_self_as names the thread's own process where /proc/self would na
     CAPTURE(other);
     CHECK(proc_self_as(other, pid) == other);
   }
+}
+
+TEST_CASE("resolve_in_jail: /proc/self reached through a link is the caller's, not the looker's") {
+  // The caller: another process holding a scratch directory on fd 50, which
+  // the looker (this process) does not have.
+  ScratchDir dir{"aj-proc-self"};
+  int ready[2];
+  REQUIRE(::pipe(ready) == 0);
+  const pid_t caller = ::fork();
+  REQUIRE(caller >= 0);
+  if (caller == 0) {
+    const int fd = ::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY);
+    if (fd < 0 || ::dup2(fd, 50) != 50) ::_exit(1);
+    if (::write(ready[1], "x", 1) != 1) ::_exit(1);
+    ::pause();
+    ::_exit(0);
+  }
+  ::close(ready[1]);
+  char byte;
+  REQUIRE(::read(ready[0], &byte, 1) == 1);
+  ::close(ready[0]);
+  REQUIRE(::fcntl(50, F_GETFD) == -1);
+  UniqueFd root(::open("/", O_PATH | O_DIRECTORY | O_CLOEXEC));
+  const std::string want = dir.path + "/secret";
+  CHECK(resolve_in_jail(root.get(), "/dev/fd/50/secret", true, caller) == want);
+  CHECK(resolve_in_jail(root.get(), "/proc/self/fd/50/secret", true, caller) == want);
+  CHECK(resolve_in_jail(root.get(), "/proc/thread-self/fd/50/secret", true, caller) == want);
+  bool through_proc = false;
+  CHECK(resolve_in_jail(root.get(), "/dev/fd/50/secret", true, caller, &through_proc) == want);
+  CHECK(through_proc);
+  // The way through /proc: an exec of it is taken as possible (and recorded).
+  CHECK(may_exist_in_jail(root.get(), "/dev/fd/50/secret", caller));
+  CHECK_FALSE(may_exist_in_jail(root.get(), want, caller));
+  // Without a caller, self stays the looker's: its fd 50 does not exist.
+  CHECK(resolve_in_jail(root.get(), "/dev/fd/50/secret", true) ==
+        fmt::format("/proc/{}/fd/50/secret", ::getpid()));
+  ::kill(caller, SIGKILL);
+  ::waitpid(caller, nullptr, 0);
 }
 
 }  // namespace aj
