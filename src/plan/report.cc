@@ -325,7 +325,8 @@ class Builder {
           "execute right governs only execve; with user namespaces such writable paths are "
           "mounted noexec.");
     a.push_back(
-        "Landlock does not govern inotify: the command can watch directories it may read "
+        "Landlock does not govern inotify or fanotify: the command can watch directories it "
+        "may read "
         "(or, without a mount namespace, ones of yours it may not list) and learn when and "
         "which files are used there, hidden ones included.");
     if (!plan_.user_namespace)
