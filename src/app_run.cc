@@ -23,6 +23,7 @@
 #include "plan/report.h"
 #include "policy/variables.h"
 #include "seccomp/groups.h"
+#include "supervise/caller_stdio.h"
 #include "supervise/metadata_guard.h"
 #include "supervise/notify.h"
 #include "supervise/signal_guard.h"
@@ -345,44 +346,6 @@ void hint_host_command(const Plan& plan, const ChildReport& failure) {
   }
 }
 
-// What the command shares with the caller through descriptors 0-2 and may
-// leave changed, given back when the session ends: the status flags of the
-// open files (O_NONBLOCK, O_APPEND: the caller's next read would get EAGAIN),
-// and of the terminal its settings (echo off, raw mode) and its foreground
-// process group (moved, without user namespaces, to another group of the
-// caller's session, where the next ^C would land).
-class CallerStdio {
- public:
-  CallerStdio() {
-    for (int fd = 0; fd < 3; ++fd) flags_[fd] = ::fcntl(fd, F_GETFL);
-    if (::isatty(STDIN_FILENO)) {
-      group_ = ::tcgetpgrp(STDIN_FILENO);
-      have_termios_ = ::tcgetattr(STDIN_FILENO, &termios_) == 0;
-    }
-  }
-  void restore() const {
-    for (int fd = 0; fd < 3; ++fd)
-      if (flags_[fd] >= 0 && ::fcntl(fd, F_GETFL) != flags_[fd]) ::fcntl(fd, F_SETFL, flags_[fd]);
-    if (group_ <= 0 && !have_termios_) return;
-    // Changing a terminal from a background group raises SIGTTOU: ignored.
-    struct sigaction ignore = {}, old = {};
-    ignore.sa_handler = SIG_IGN;
-    ::sigaction(SIGTTOU, &ignore, &old);
-    if (have_termios_) ::tcsetattr(STDIN_FILENO, TCSANOW, &termios_);
-    if (group_ > 0 && ::tcgetpgrp(STDIN_FILENO) != group_ && ::tcsetpgrp(STDIN_FILENO, group_) == 0)
-      log::warn(
-          "the command had moved the terminal's foreground to another process group; given "
-          "back");
-    ::sigaction(SIGTTOU, &old, nullptr);
-  }
-
- private:
-  int flags_[3] = {-1, -1, -1};
-  pid_t group_ = -1;
-  bool have_termios_ = false;
-  struct termios termios_ = {};
-};
-
 // One launch: journal, private directories, supervision, clean-up. Every
 // path out ends the journal it started and removes what it created.
 // *userns_refused gets the errno when the kernel refused the user namespace.
@@ -442,9 +405,11 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
       AccessDecision d = check_open(plan, path, write);
       return d.allowed ? std::string() : d.rule + "\t" + d.reason;
     });
+  CallerStdio stdio;
   LaunchOptions lo;
-  lo.signal_session = [&signal_guard, &proc_for_guard](int sig) {
+  lo.signal_session = [&signal_guard, &proc_for_guard, &stdio](int sig) {
     signal_guard.signal_all(proc_for_guard.get(), sig);
+    if (sig == SIGCONT) stdio.note_continued();
   };
   lo.timeout_ms = plan.timeout_ms;
   lo.pass_fds = o.pass_fds;
@@ -470,7 +435,6 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
     end_journal(out.exit_code, out.signal, out.timed_out);
     ended = true;
   };
-  const CallerStdio stdio;
   auto outcome = launch(plan, lo);
   stdio.restore();
 

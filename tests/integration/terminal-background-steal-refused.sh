@@ -7,7 +7,8 @@
 # the foreground, job control inside the jail works: an interactive bash
 # makes a group of its own and takes the terminal, and hands it on. And ^Z
 # stops the whole session, not only agentjail: a jailed process ignoring
-# SIGTSTP does not read on what is typed to the shell; fg resumes it.
+# SIGTSTP does not read on what is typed to the shell; fg resumes it. A jail
+# ending in the background leaves the terminal alone.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -116,6 +117,37 @@ check_capture "^Z: the jailed reader was running" out_has READER:READY
 check_capture "^Z: what was typed next reached the shell" out_has SHELL-GOT-42
 check_capture "^Z: ...and not the stopped session" out_lacks "JAIL-READ:echo"
 check_capture "fg: the session went on and read again" out_has JAIL-READ:bye
+
+# A jail ending in the background leaves the terminal to the job that holds
+# it. Typed to an interactive shell: the jail (2 s) in the background at 0 s;
+# at 1.5 s a foreground job, which reads the terminal once it has slept 2 s;
+# at 3 s a line for it. The jail's end used to give the foreground back to
+# the shell, stopping that job, and the line went to the shell.
+cat >"$WS/.probe/victim.py" <<'PY'
+import time
+time.sleep(2)
+print("VICTIM-GOT:" + open("/dev/tty").readline().strip(), flush=True)
+PY
+chmod a+r "$WS/.probe/victim.py"
+jail_argv -q --journal off -- sleep 2
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "$q &" "python3 '$WS/.probe/victim.py'\n" 'typed-line\n' ''
+check_capture "a jail ending in the background: the foreground job got the typed line" \
+  out_has VICTIM-GOT:typed-line
+check_capture "a jail ending in the background: ...which was not stopped" out_lacks Stopped
+check_capture "a jail ending in the background: ...and the shell did not get it" \
+  out_lacks "typed-line: command not found"
+
+# The same after ^Z and bg: the jail (5 s) in the foreground; ^Z at 1.5 s,
+# bg at 3 s, a foreground job at 4.5 s, its line at 6 s.
+jail_argv -q --journal off -- sleep 5
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "$q" '\x1a' 'bg\n' "python3 '$WS/.probe/victim.py'\n" \
+  'typed-line\n' ''
+check_capture "a jail ending after ^Z and bg: the foreground job got the typed line" \
+  out_has VICTIM-GOT:typed-line
+check_capture "a jail ending after ^Z and bg: ...and the shell did not get it" \
+  out_lacks "typed-line: command not found"
 
 jail_argv -q --journal off -- python3 "$WS/.probe/give.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
