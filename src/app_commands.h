@@ -31,6 +31,11 @@ struct Prepared {
 std::vector<SearchDir> profile_search_path(const CliOptions& o);
 void print_diagnostics(const std::vector<Diagnostic>& diags);
 
+// Profile settings whose enforcement is not built yet, one line each. The
+// sandbox never runs with less than the user asked for: such a profile is
+// refused (by run, explain and check alike).
+std::vector<std::string> not_yet_enforced(const Policy& p);
+
 // Prints every problem (one line each) and returns nullopt on failure.
 std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace = true);
 

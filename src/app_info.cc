@@ -6,11 +6,32 @@
 #include "app_commands.h"
 #include "base/exit_codes.h"
 #include "base/log.h"
+#include "journal/summary.h"
 #include "profile/loader.h"
 #include "seccomp/filter.h"
 #include "seccomp/names.h"
 
 namespace aj {
+
+namespace {
+
+enum class Verdict { kOk, kNotHere, kRefused };
+
+// What run would make of a valid profile. Settings not enforced yet: it
+// refuses them anywhere. Then the jail this host and directory would get is
+// built, and what stops it printed (a path missing and not optional, a
+// shared directory as the workspace): a problem of this place, not of the
+// profile.
+Verdict as_run_here(const CliOptions& o, const std::string& name, const Policy& policy) {
+  const auto refused = not_yet_enforced(policy);
+  for (const auto& r : refused) std::cerr << display_safe(r) << '\n';
+  if (!refused.empty()) return Verdict::kRefused;
+  CliOptions as_run = o;
+  as_run.profile = name;
+  return prepare(as_run) ? Verdict::kOk : Verdict::kNotHere;
+}
+
+}  // namespace
 
 int command_check(const CliOptions& o) {
   auto search = profile_search_path(o);
@@ -22,8 +43,17 @@ int command_check(const CliOptions& o) {
       auto loaded = load_policy(name, search, {}, seccomp_name_is_known);
       auto seccomp = loaded.policy ? check_seccomp_policy(loaded.policy->seccomp) : Result<void>{};
       if (loaded.diagnostics.empty() && seccomp) {
-        log::warn("{}: ok", name);
-        continue;
+        switch (as_run_here(o, name, *loaded.policy)) {
+          case Verdict::kOk: log::warn("{}: ok", name); continue;
+          case Verdict::kNotHere:
+            log::warn("{}: valid, but run would refuse it on this host in this directory (above)",
+                      name);
+            continue;
+          case Verdict::kRefused:
+            log::error("{}: asks for protection this version cannot enforce; run refuses it", name);
+            ++bad;
+            continue;
+        }
       }
       diags = std::move(loaded.diagnostics);
       if (!seccomp) std::cerr << seccomp.error().render() << '\n';
@@ -36,7 +66,18 @@ int command_check(const CliOptions& o) {
 }
 
 int command_profiles(const CliOptions& o) {
-  for (const auto& p : list_profiles(profile_search_path(o))) {
+  const auto search = profile_search_path(o);
+  const auto found = list_profiles(search);
+  if (found.empty()) {
+    // A copied binary finds neither the source tree's nor installed ones.
+    std::string where;
+    for (const auto& d : search) where += (where.empty() ? "" : ", ") + d.path;
+    log::warn(
+        "no profiles found (looked in: {}); install agentjail (meson install) or use "
+        "--profile-dir",
+        where);
+  }
+  for (const auto& p : found) {
     std::cout << fmt::format("{:<16} {:<12} {}{}\n", p.name, p.label, p.path,
                              p.shadowed ? " (shadowed)" : "");
   }

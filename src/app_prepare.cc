@@ -46,11 +46,24 @@ std::optional<Policy> load_effective_policy(const CliOptions& o, const std::stri
   LoadResult loaded = load_policy(profile, profile_search_path(o), {*layer}, seccomp_name_is_known);
   if (!loaded.policy) {
     print_diagnostics(loaded.diagnostics);
-    log::error("profile '{}' is invalid ({} problem{})", profile, loaded.diagnostics.size(),
+    log::error("profile '{}' cannot be used ({} problem{})", profile, loaded.diagnostics.size(),
                loaded.diagnostics.size() == 1 ? "" : "s");
     return std::nullopt;
   }
   return loaded.policy;
+}
+
+std::vector<std::string> not_yet_enforced(const Policy& p) {
+  std::vector<std::string> out;
+  auto item = [&out](const SourceLoc& where, const std::string& what) {
+    out.push_back((where.file.empty() ? "" : where.str() + ": ") + "not yet enforced: " + what);
+  };
+  if (p.network.mode.value == NetMode::kProxy)
+    item(p.network.mode.where, "[network] mode = \"proxy\"");
+  if (!p.network.allow.empty()) item(p.network.allow.front().where, "[network] allow (proxy)");
+  if (p.filesystem.workspace.value == WorkspaceMode::kOverlay)
+    item(p.filesystem.workspace.where, "[filesystem] workspace = \"overlay\"");
+  return out;
 }
 
 std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {

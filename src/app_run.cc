@@ -34,17 +34,6 @@
 namespace aj {
 namespace {
 
-// Profile settings whose enforcement is not built yet. The sandbox never runs
-// with less than the user asked for: such a profile is refused.
-std::vector<std::string> not_yet_enforced(const Policy& p) {
-  std::vector<std::string> out;
-  auto item = [&out](const SourceLoc& where, const std::string& what) {
-    out.push_back((where.file.empty() ? "" : where.str() + ": ") + "not yet enforced: " + what);
-  };
-  if (!p.network.allow.empty()) item(p.network.allow.front().where, "[network] allow (proxy)");
-  return out;
-}
-
 // Journals (when a sink is given) and warns about what the session's cgroup
 // refused. Once, when the session's processes are gone.
 void report_cgroup_events(const PreparedLayers& layers, EventSink* sink) {

@@ -69,6 +69,7 @@ void define_root(Apps& a) {
   a.root.require_subcommand(0, 1);
   a.root.footer(
       "Usage: agentjail [run] [OPTIONS] [--] COMMAND [ARGS...]\n"
+      "The options of run: agentjail run --help\n"
       "Exit status: the command's own; 128+N if it died of signal N; 124 timeout;\n"
       "125 agentjail failed; 126 command not executable; 127 command not found.");
 }

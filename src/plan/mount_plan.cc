@@ -201,8 +201,9 @@ class Planner {
     }
     if (kind == FileKind::kMissing) {
       if (!is_optional(r.path))
-        error(r.where,
-              fmt::format("'{}' does not exist (list it in `optional` if that is fine)", r.path));
+        error(r.where, fmt::format("'{}' does not exist ({})", r.path,
+                                   r.where.line == 0 ? "create it first"
+                                                     : "list it in `optional` if that is fine"));
       else if (r.category == Category::kReadOnly && writable_holder(r.path))
         plan_.unguarded.push_back({r.path, r.where});
       return;

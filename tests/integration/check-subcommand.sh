@@ -1,7 +1,8 @@
 #!/bin/bash
 # `agentjail check PROFILE...` validates profiles by name or path: exit 0 when
 # all are valid, 1 when any is not, naming the bad one; every shipped profile
-# is valid.
+# is valid. A setting not enforced yet is refused as run refuses it; what run
+# would refuse only on this host (a missing path) is said, not counted.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 
@@ -39,6 +40,29 @@ done
 capture aj check --profile-dir "$PROFILES" itest-cycle-a
 check_capture "check of an extends cycle exits 1" rc_is 1
 check_capture "... and says it is a cycle" any_matches '[Cc]ycl'
+
+# What run refuses anywhere is refused by check too: a setting not enforced
+# yet (the proxy network mode).
+printf '[profile]\nextends = ["default"]\n[network]\nmode = "proxy"\n' >"$T/bad/proxy.toml"
+chmod a+r "$T/bad/proxy.toml"
+capture aj check --profile-dir "$PROFILES" "$T/bad/proxy.toml"
+check_capture "check of a profile asking for the proxy (not enforced yet) exits 1" rc_is 1
+check_capture "... with file:line:col and 'not yet enforced'" \
+  any_matches 'proxy\.toml:4:8: not yet enforced'
+# What run refuses only on this host (a path missing and not optional) is
+# said, but the profile stays valid; with the path optional, nothing is said.
+printf '[profile]\nextends = ["default"]\n[filesystem]\nread_only = ["/itest-no-such-dir"]\n' \
+  >"$T/bad/missing.toml"
+printf '[profile]\nextends = ["default"]\n[filesystem]\nread_only = ["/itest-no-such-dir"]\noptional = ["/itest-no-such-dir"]\n' \
+  >"$T/bad/optional.toml"
+chmod a+r "$T/bad/missing.toml" "$T/bad/optional.toml"
+capture aj check --profile-dir "$PROFILES" "$T/bad/missing.toml"
+check_capture "check of a profile naming a missing path: valid (exit 0)" rc_is 0
+check_capture "... and the missing path named with file:line:col" \
+  any_matches "missing\.toml:4:14: '/itest-no-such-dir' does not exist"
+check_capture "... and that run would refuse it here" any_matches 'run would refuse it on this host'
+capture aj check --profile-dir "$PROFILES" "$T/bad/optional.toml"
+check_capture "control: the same path listed as optional: ok" any_matches 'optional\.toml: ok'
 
 capture aj check --profile-dir "$PROFILES" default "$T/bad/badsize.toml"
 check_capture "one bad profile among good ones: exit 1" rc_is 1

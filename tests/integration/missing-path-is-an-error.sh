@@ -19,6 +19,9 @@ for opt in --ro --rw; do
   check_capture "$opt missing: the message names the path" err_matches "$missing"
   check_capture "$opt missing: the message gives the reason" \
     err_matches 'No such file or directory|does not exist'
+  # The command line has no `optional`: the advice is one that can be taken.
+  check_capture "$opt missing: the message names the option and says to create it" \
+    err_matches "command line \\($opt\\): .* \\(create it first\\)"
 done
 
 finish
