@@ -8,6 +8,9 @@ tools/deps.sh
 BUILD=${AJ_BUILD_DIR:-build}
 if [ ! -f "$BUILD/build.ninja" ]; then
   meson setup "$BUILD" -Dwerror=true >/dev/null
+else
+  # A build directory from the Quick start: warnings are errors here too.
+  meson configure "$BUILD" -Dwerror=true >/dev/null
 fi
 ninja -C "$BUILD"
 status=0
