@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/json.h"
 #include "base/utf8.h"
 
 namespace aj {
@@ -58,6 +59,45 @@ std::string format_plan(const Plan& plan) {
     line("withheld", dropped + " (secret-looking; list in [environment] pass to allow)");
   }
   return out;
+}
+
+namespace {
+
+std::string json_watched(const std::vector<WatchedPath>& list) {
+  std::string out = "[";
+  for (const auto& w : list)
+    out += fmt::format("{}{{\"path\":{},\"why\":{}}}", out.size() > 1 ? "," : "",
+                       json_string(w.path), json_string(w.why));
+  return out + "]";
+}
+
+std::string json_strings(const std::vector<std::string>& list) {
+  std::string out = "[";
+  for (const auto& s : list) out += (out.size() > 1 ? "," : "") + json_string(s);
+  return out + "]";
+}
+
+}  // namespace
+
+std::string plan_json_members(const Plan& plan) {
+  std::string mounts = "[";
+  // Without a mount namespace nothing is mounted (see format_plan).
+  for (const auto& op : plan.user_namespace ? plan.mounts.ops : std::vector<MountOp>{})
+    mounts += fmt::format("{}{{\"op\":{},\"rule\":{},\"optional\":{}}}",
+                          mounts.size() > 1 ? "," : "", json_string(op.describe()),
+                          json_string(op.where.file.empty() ? "built in" : op.where.str()),
+                          op.optional ? "true" : "false");
+  mounts += "]";
+  std::vector<std::string> env;
+  for (const auto& e : plan.env) env.push_back(e.substr(0, e.find('=')));
+  return fmt::format(
+      "\"session\":{},\"cwd\":{},\"user_namespace\":{},\"ids\":{{\"uid\":{},\"gid\":{},"
+      "\"mapped_to_themselves\":{}}},\"command\":{},\"mounts\":{},\"watched\":{},"
+      "\"links_watched\":{},\"env\":{},\"withheld\":{}",
+      json_string(plan.session_id), json_string(plan.cwd), plan.user_namespace ? "true" : "false",
+      plan.uid, plan.gid, plan.user_namespace ? "true" : "false", json_strings(plan.argv), mounts,
+      json_watched(plan.watched), json_watched(plan.link_watched), json_strings(env),
+      json_strings(plan.dropped_secret_names));
 }
 
 }  // namespace aj

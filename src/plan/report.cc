@@ -5,6 +5,7 @@
 #include "base/json.h"
 #include "base/units.h"
 #include "base/utf8.h"
+#include "plan/plan_print.h"
 #include "policy/variables.h"
 #include "sys/landlock_abi.h"
 
@@ -423,6 +424,7 @@ std::string format_report_json(const Report& report, const Plan& plan, const Pol
   out += "\"profile_chain\":" + json_list(policy.chain);
   out += ",\"workspace\":" + json_string(plan.workspace);
   out += ",\"network\":" + json_string(to_string(plan.net));
+  out += "," + plan_json_members(plan);
   out += ",\"permitted\":[";
   for (std::size_t i = 0; i < report.rules.size(); ++i) {
     const auto& r = report.rules[i];

@@ -1,7 +1,8 @@
 #!/bin/bash
 # `agentjail explain --json` prints the effective policy (after extends and the
 # command line) as one JSON object: the workspace is writable, the hidden
-# credential paths are listed (expanded), and a command-line --ro shows up.
+# credential paths are listed (expanded), and a command-line --ro shows up;
+# so do the plan's mounts, ids, environment names and watched paths.
 # `explain` without --json prints text with the same facts.
 source "$(dirname "$0")/lib.sh"
 aj_setup
@@ -32,6 +33,18 @@ check_capture "explain --json lists the hidden ~/.ssh" \
 check_capture "explain --json includes the command line's --ro $T/extra-ro" out_has "\"$T/extra-ro"
 check_capture "explain --json says the network is none or loopback" \
   any_matches '^[^=]*net[^=]*="(none|loopback)"$'
+# The plan's facts, as the text shows them: mounts (with the rule that asked
+# for each), ids, the environment's names, the watched paths.
+if [ "$(as_user unshare --user true 2>/dev/null && echo yes)" = yes ]; then
+  check_capture "explain --json lists the mounts, the --ro one with its option" \
+    any_matches "^mounts\[[0-9]+\]\.op=\"[^\"]*$T/extra-ro"
+  check_capture "explain --json: ...and the rule that asked for it" \
+    any_matches '^mounts\[[0-9]+\]\.rule="command line \(--ro\)"$'
+fi
+check_capture "explain --json gives the uid" any_matches "^ids\.uid=$TEST_UID$"
+check_capture "explain --json names the environment's variables (names only)" \
+  out_has_line 'env[0]="AGENTJAIL"'
+check_capture "explain --json lists a watched path" any_matches '^watched\[0\]\.path="'
 
 capture aj explain --profile-dir "$PROFILES" --json --net host
 OUT=$(printf '%s' "$OUT" | "$PY" "$flat")
