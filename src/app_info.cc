@@ -78,7 +78,7 @@ int command_profiles(const CliOptions& o) {
         where);
   }
   for (const auto& p : found) {
-    std::cout << fmt::format("{:<16} {:<12} {}{}\n", p.name, p.label, p.path,
+    std::cout << fmt::format("{:<16} {:<14} {}{}\n", p.name, p.label, p.path,
                              p.shadowed ? " (shadowed)" : "");
   }
   return 0;

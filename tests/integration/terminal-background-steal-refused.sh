@@ -124,26 +124,29 @@ check_capture "fg: the session went on and read again" out_has JAIL-READ:bye
 # at 3 s a line for it. The jail's end used to give the foreground back to
 # the shell, stopping that job, and the line went to the shell.
 cat >"$WS/.probe/victim.py" <<'PY'
-import time
-time.sleep(2)
+import sys, time
+time.sleep(float(sys.argv[1]))
 print("VICTIM-GOT:" + open("/dev/tty").readline().strip(), flush=True)
 PY
 chmod a+r "$WS/.probe/victim.py"
 jail_argv -q --journal off -- sleep 2
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
-capture as_user python3 "$PTY" type "$q &" "python3 '$WS/.probe/victim.py'\n" 'typed-line\n' ''
+capture as_user python3 "$PTY" type "$q &" "python3 '$WS/.probe/victim.py' 2\n" 'typed-line\n' '?VICTIM-GOT' ''
 check_capture "a jail ending in the background: the foreground job got the typed line" \
   out_has VICTIM-GOT:typed-line
 check_capture "a jail ending in the background: ...which was not stopped" out_lacks Stopped
 check_capture "a jail ending in the background: ...and the shell did not get it" \
   out_lacks "typed-line: command not found"
 
-# The same after ^Z and bg: the jail (5 s) in the foreground; ^Z at 1.5 s,
-# bg at 3 s, a foreground job at 4.5 s, its line at 6 s.
-jail_argv -q --journal off -- sleep 5
+# The same after ^Z and bg: the jail (6 s) in the foreground, stopped with
+# ^Z once it has started, put in the background, then a foreground job (it
+# reads after 3.5 s) and its line; some steps wait for what comes before.
+jail_argv -q --journal off -- sh -c 'echo JAIL-$((6*7)); sleep 6'
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
-capture as_user python3 "$PTY" type "$q" '\x1a' 'bg\n' "python3 '$WS/.probe/victim.py'\n" \
-  'typed-line\n' ''
+capture as_user python3 "$PTY" type "$q" '?JAIL-42' '\x1a' '?Stopped' 'bg\n' \
+  "python3 '$WS/.probe/victim.py' 3.5\n" 'typed-line\n' '?VICTIM-GOT' ''
+check_capture "a jail ending after ^Z and bg: it was stopped, then went on in the background" \
+  out_has Stopped
 check_capture "a jail ending after ^Z and bg: the foreground job got the typed line" \
   out_has VICTIM-GOT:typed-line
 check_capture "a jail ending after ^Z and bg: ...and the shell did not get it" \

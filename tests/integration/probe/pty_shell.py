@@ -8,7 +8,8 @@
   pty_shell.py type LINE STEP...
       An interactive `bash --norc -i`: LINE is typed, then each STEP after a
       pause of 1.5 s (backslash escapes: '\\x1a' is ^Z), then the shell is
-      left; prints what the terminal showed.
+      left; prints what the terminal showed. A STEP '?TEXT' types nothing:
+      it waits (30 s at most) until the terminal has shown TEXT.
 """
 import os
 import pty
@@ -50,6 +51,10 @@ def typed(line, steps):
     out = pump(fd, b"", 0.5)
     os.write(fd, line.encode() + b"\n")
     for step in steps:
+        if step.startswith("?"):  # wait (30 s at most) until the terminal shows it
+            want = step[1:].encode()
+            out = pump(fd, out, 30, lambda o: want in o)
+            continue
         out = pump(fd, out, 1.5)
         os.write(fd, step.encode().decode("unicode_escape").encode())
     out = pump(fd, out, 2)
