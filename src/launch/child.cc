@@ -154,6 +154,25 @@ int drop_capabilities() noexcept {
 }
 
 // Keeps 0, 1, 2 and the fds the user passed; everything else closes at exec.
+// Descriptors 0-2 that are the caller's terminal get an open file of their
+// own: the status flags (O_NONBLOCK, O_ASYNC) belong to the open file, which
+// the caller's shell and its other jobs share, so a jail in the background
+// setting O_NONBLOCK would make the foreground job's reads fail with EAGAIN.
+// Where the terminal cannot be opened again (not the caller's own), the
+// inherited one stays.
+void reopen_terminal_stdio() noexcept {
+  for (int fd = 0; fd < 3; ++fd) {
+    if (!::isatty(fd)) continue;
+    const int flags = ::fcntl(fd, F_GETFL);
+    char path[] = "/proc/self/fd/N";
+    path[sizeof path - 2] = static_cast<char>('0' + fd);
+    const int fresh = ::open(path, (flags & O_ACCMODE) | O_NOCTTY | O_CLOEXEC);
+    if (fresh < 0) continue;
+    ::dup3(fresh, fd, 0);
+    ::close(fresh);
+  }
+}
+
 int close_inherited_fds(const ChildSpec& spec) noexcept {
   if (::syscall(SYS_close_range, 3U, ~0U, 4U /* CLOSE_RANGE_CLOEXEC */) < 0) return errno;
   for (std::size_t i = 0; i < spec.pass_fd_count; ++i) {
@@ -342,6 +361,7 @@ int supervisor_gone_signal() noexcept { return SIGRTMAX; }
   std::size_t failed_group = 0;
   if (int e = cgroup_enter_self(spec.cgroup_task_fds, spec.cgroup_task_fd_count, &failed_group))
     die(spec, ChildStage::kCgroup, static_cast<int>(failed_group), e);
+  reopen_terminal_stdio();  // after the go: our ids are mapped
   // Not dumpable from here on (not before: the supervisor had to write our
   // /proc/PID/uid_map, which non-dumpable processes keep root-owned).
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);

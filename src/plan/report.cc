@@ -285,14 +285,18 @@ class Builder {
     a.push_back(
         "The command shares your terminal: it can print escape sequences; typing into it "
         "(TIOCSTI, TIOCLINUX) and changing its line discipline (TIOCSETD) are blocked by "
-        "seccomp, and its settings, foreground group and the status flags of what you "
-        "hand it on descriptors 0-2 are given back when the session ends; a window size it "
-        "sets stays (yours may have changed meanwhile). It can also stop the other programs "
+        "seccomp, and, when it ran in the foreground, its settings, foreground group and the "
+        "status flags of what you hand it on descriptors 0-2 are given back when the session "
+        "ends; a window size it sets stays (yours may have changed meanwhile). It can also "
+        "stop the other programs "
         "of its job (those in a pipeline with agentjail) by reading the terminal after giving "
         "the foreground to a group of its own (SIGTTIN); agentjail itself ignores that. While "
         "it holds the foreground, what you type (^C, ^Z included) goes to it alone: "
         "--timeout, or a signal to agentjail from elsewhere, still ends the session. In the "
-        "background it cannot take the terminal (TIOCSPGRP is refused there).");
+        "background, while another job holds the terminal, it can neither take it nor change "
+        "its settings, size or queues (TIOCSPGRP, TCSETS, TIOCSWINSZ, TCFLSH... are refused; "
+        "so are they for a pseudo-terminal of its own then), and it has a terminal file of "
+        "its own, so its O_NONBLOCK does not reach your job.");
     if (plan_.net == NetMode::kHost && plan_.user_namespace)
       a.push_back(
           "The host's network is shared, its abstract unix socket names too: the command "

@@ -58,16 +58,47 @@ constexpr std::uint32_t kExt4SetVersion32 = 0x40046604;
 // the user opened read-only (chattr's flags, the project ID, fs-verity, which
 // makes a file read-only for good, an encryption policy).
 const std::vector<std::uint32_t> kDeniedIoctls = {
-    TIOCSTI, TIOCLINUX,
+    TIOCSTI,
+    TIOCLINUX,
     TIOCSETD,  // the terminal's line discipline
     TIOCEXCL,  // no more opens of it
     TCXONC,    // stopping its output: our own messages would block on it
-    // Handing the foreground to a group (tcsetpgrp): the supervisor lets it
-    // through unless another job holds the foreground (supervise/terminal_guard.h).
-    TIOCSPGRP, FS_IOC_SETFLAGS, FS_IOC32_SETFLAGS, FS_IOC_FSSETXATTR, FS_IOC_SETVERSION,
-    FS_IOC32_SETVERSION, kExt4SetVersion, kExt4SetVersion32, FS_IOC_ENABLE_VERITY,
+    FS_IOC_SETFLAGS,
+    FS_IOC32_SETFLAGS,
+    FS_IOC_FSSETXATTR,
+    FS_IOC_SETVERSION,
+    FS_IOC32_SETVERSION,
+    kExt4SetVersion,
+    kExt4SetVersion32,
+    FS_IOC_ENABLE_VERITY,
     FS_IOC_SET_ENCRYPTION_POLICY};
 constexpr std::string_view kNoInodeFlagsWhy = "inode flags and attributes cannot be changed";
+
+}  // namespace
+
+// A background process may make these calls once it ignores SIGTTOU: a jail
+// run with `&` could hand itself the foreground, turn echo back on under a
+// password prompt, flush what was typed, set O_NONBLOCK... (the flags are
+// the open file's: the jail gets its own, see launch/child.cc).
+const std::vector<TerminalIoctl>& terminal_ioctls() {
+  // _IOW('T', 0x2B..0x2D, struct termios2): that struct is in <asm/termbits.h>,
+  // which cannot be included beside <termios.h>. 44 bytes on every Linux ABI
+  // we build for.
+  constexpr std::uint32_t kTermios2Size = 44;
+  constexpr std::uint32_t kTcsets2 = _IOC(_IOC_WRITE, 'T', 0x2B, kTermios2Size);
+  constexpr std::uint32_t kTcsetsw2 = _IOC(_IOC_WRITE, 'T', 0x2C, kTermios2Size);
+  constexpr std::uint32_t kTcsetsf2 = _IOC(_IOC_WRITE, 'T', 0x2D, kTermios2Size);
+  static const std::vector<TerminalIoctl> kList = {
+      {TIOCSPGRP, "TIOCSPGRP"}, {TCSETS, "TCSETS"},         {TCSETSW, "TCSETSW"},
+      {TCSETSF, "TCSETSF"},     {TCSETA, "TCSETA"},         {TCSETAW, "TCSETAW"},
+      {TCSETAF, "TCSETAF"},     {kTcsets2, "TCSETS2"},      {kTcsetsw2, "TCSETSW2"},
+      {kTcsetsf2, "TCSETSF2"},  {TIOCSWINSZ, "TIOCSWINSZ"}, {TCFLSH, "TCFLSH"},
+      {TCSBRK, "TCSBRK"},       {TCSBRKP, "TCSBRKP"},       {TIOCSBRK, "TIOCSBRK"},
+      {TIOCCBRK, "TIOCCBRK"}};
+  return kList;
+}
+
+namespace {
 
 ArgCmp cmp(unsigned arg, ArgOp op, std::uint64_t datum, std::uint64_t mask = ~std::uint64_t{0}) {
   return ArgCmp{arg, op, datum, mask};
@@ -384,6 +415,7 @@ std::vector<ArgRule> rules_no_bit(unsigned arg, std::uint64_t bits) {
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   std::vector<ArgFilter> out;
   std::vector<std::uint32_t> ioctls = kDeniedIoctls;
+  for (const auto& t : terminal_ioctls()) ioctls.push_back(t.request);
   if (options.guard_signals) {
     for (std::uint32_t req : {FIOSETOWN, SIOCSPGRP, FIOASYNC}) ioctls.push_back(req);
     // A pidfd can also be an open /proc/<pid> directory, which names no pid a
@@ -401,8 +433,9 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   for (std::uint32_t family : {0x4b00U, 0x5600U}) refused.push_back({family, 0x100});
   out.push_back({"ioctl", EPERM, rules_low32_in_blocks(1, refused),
                  rules_low32_outside_blocks(1, refused),
-                 "TIOCSTI and TIOCLINUX (typing into the terminal), TIOCSPGRP while another "
-                 "job holds the terminal (the supervisor answers), the text "
+                 "TIOCSTI and TIOCLINUX (typing into the terminal), its foreground, settings, "
+                 "window size, queues and breaks while another job holds it (the supervisor "
+                 "answers), the text "
                  "console's KD* and "
                  "VT_* requests, and changing inode flags, versions, verity or encryption "
                  "policies (attributes Landlock does not govern) denied"});

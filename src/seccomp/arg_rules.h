@@ -107,6 +107,17 @@ struct SeccompOptions {
 };
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options);
+
+// ioctl requests that change a terminal for every process using it (its
+// foreground group, settings, window size, queues, breaks): refused by the
+// filter and let through by the supervisor unless another job holds the
+// foreground of the terminal shared with the caller
+// (supervise/terminal_guard.h). With their names, for the journal.
+struct TerminalIoctl {
+  std::uint32_t request;
+  const char* name;
+};
+const std::vector<TerminalIoctl>& terminal_ioctls();
 const std::vector<FixedRule>& baseline_fixed_rules();
 
 // Building blocks, exposed for the tests.

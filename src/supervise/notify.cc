@@ -219,13 +219,14 @@ bool NotifyHandler::handle_one() {
     resp->flags = err == 0 ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
     resp->error = -err;
     if (err != 0 && sink_) {
-      const bool ioctl = data.nr == SYS_ioctl;
+      const char* request = TerminalGuard::terminal_request(data.nr, data.args);
       sink_->syscall_denied(
-          pid, ioctl ? "ioctl" : "setpgid",
-          ioctl ? "request=TIOCSPGRP (another job holds the terminal's foreground: a "
-                  "background jail may not take it)"
-                : fmt::format("pid={} pgid={} (a process group outside the session)",
-                              static_cast<int>(data.args[0]), static_cast<int>(data.args[1])),
+          pid, request ? "ioctl" : "setpgid",
+          request ? fmt::format("request={} (another job holds the terminal's foreground: a "
+                                "background jail may not take or change the terminal)",
+                                request)
+                  : fmt::format("pid={} pgid={} (a process group outside the session)",
+                                static_cast<int>(data.args[0]), static_cast<int>(data.args[1])),
           err);
     }
   } else if (action == SECCOMP_RET_ERRNO) {

@@ -7,12 +7,21 @@
 #include <termios.h>
 #include <unistd.h>
 
+#include "seccomp/arg_rules.h"
 #include "supervise/target.h"
 
 namespace aj {
 
+const char* TerminalGuard::terminal_request(int nr, const std::uint64_t args[6]) {
+  if (nr != SYS_ioctl) return nullptr;
+  const auto request = static_cast<std::uint32_t>(args[1]);
+  for (const auto& t : terminal_ioctls())
+    if (t.request == request) return t.name;
+  return nullptr;
+}
+
 bool TerminalGuard::handles(int nr, const std::uint64_t args[6]) {
-  return (nr == SYS_ioctl && static_cast<std::uint32_t>(args[1]) == TIOCSPGRP) || nr == SYS_setpgid;
+  return nr == SYS_setpgid || terminal_request(nr, args) != nullptr;
 }
 
 bool TerminalGuard::ours(pid_t group) const {

@@ -5,9 +5,16 @@
 // (`agentjail -- cmd &`) could take the terminal from the user's shell, or
 // join the shell's group, and read what is typed there.
 //
-// So TIOCSPGRP is refused by the filter (seccomp/arg_rules.cc) and let
-// through by the supervisor unless another job holds the foreground (the
-// group's leader alive outside the session, and not agentjail's own job):
+// So TIOCSPGRP, and the other requests that change the terminal for every
+// process using it (its settings: echo back on under a password prompt;
+// its window size, queues, breaks), are refused by the filter
+// (seccomp/arg_rules.cc) and let through by the supervisor unless another
+// job holds the foreground (the group's leader alive outside the session,
+// and not agentjail's own job). That is judged on the terminal shared with
+// the caller, whichever terminal the call names: while the user's job holds
+// it, a jail in the background cannot set up a pseudo-terminal of its own
+// either (the descriptor is only a number, which another thread could point
+// at the shared terminal once checked).
 // an interactive shell inside the jail, which makes a group of its own and
 // then takes the foreground, keeps its job control. And without a PID
 // namespace, setpgid may only make a new group or join one of the session's.
@@ -32,8 +39,12 @@ class TerminalGuard {
   TerminalGuard(int terminal_fd, pid_t job, const SignalGuard& session, int proc_fd)
       : terminal_fd_(terminal_fd), job_(job), session_(session), proc_fd_(proc_fd) {}
 
-  // Whether the call is ioctl(fd, TIOCSPGRP, ...), or setpgid.
+  // Whether the call is one of the terminal's ioctls (terminal_ioctls() in
+  // seccomp/arg_rules.h: TIOCSPGRP, TCSETS, TIOCSWINSZ, ...), or setpgid.
   static bool handles(int nr, const std::uint64_t args[6]);
+
+  // The name of the terminal ioctl the call makes ("TCSETS"), or null.
+  static const char* terminal_request(int nr, const std::uint64_t args[6]);
 
   // 0 when the call of `caller` (a pid in the supervisor's PID namespace)
   // may go on, else the errno to answer with.

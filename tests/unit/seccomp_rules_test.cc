@@ -158,6 +158,17 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&normal, "ioctl", args0(0, TIOCSPGRP), true},
       {&normal, "ioctl", args0(0, TIOCSPGRP | high), true},
       {&normal, "ioctl", args0(0, TIOCGPGRP), false},
+      // The terminal's settings, size, queues: the same (terminal_ioctls()).
+      {&normal, "ioctl", args0(0, TCSETS), true},
+      {&normal, "ioctl", args0(0, TCSETSW | high), true},
+      {&normal, "ioctl", args0(0, TCSETAF), true},
+      {&normal, "ioctl", args0(0, 0x402C542B), true},  // TCSETS2
+      {&normal, "ioctl", args0(0, TIOCSWINSZ), true},
+      {&normal, "ioctl", args0(0, TCFLSH), true},
+      {&normal, "ioctl", args0(0, TCSBRK), true},
+      {&normal, "ioctl", args0(0, TCGETS), false},
+      {&normal, "ioctl", args0(0, TIOCGWINSZ), false},
+      {&normal, "ioctl", args0(0, FIONREAD), false},
       {&normal, "ioctl", args0(3, FS_IOC_SETFLAGS), true},
       {&normal, "ioctl", args0(3, FS_IOC32_SETFLAGS | high), true},
       {&normal, "ioctl", args0(3, FS_IOC_FSSETXATTR), true},

@@ -76,6 +76,18 @@ TEST_CASE("the terminal guard: tcsetpgrp and setpgid, never other groups of the 
   CHECK(TerminalGuard::handles(SYS_ioctl, high));  // as the filter: the low 32 bits
   CHECK(TerminalGuard::handles(SYS_setpgid, none));
   CHECK_FALSE(TerminalGuard::handles(SYS_ioctl, get));
+  for (std::uint64_t request : {TCSETS, TCSETSW, TCSETSF, TCSETA, TIOCSWINSZ, TCFLSH, TCSBRK}) {
+    std::uint64_t call[6] = {0, request, 0, 0, 0, 0};
+    CAPTURE(request);
+    CHECK(TerminalGuard::handles(SYS_ioctl, call));
+    CHECK(TerminalGuard::terminal_request(SYS_ioctl, call) != nullptr);
+  }
+  for (std::uint64_t request : {TCGETS, TIOCGWINSZ, FIONREAD}) {
+    std::uint64_t call[6] = {0, request, 0, 0, 0, 0};
+    CAPTURE(request);
+    CHECK_FALSE(TerminalGuard::handles(SYS_ioctl, call));
+  }
+  CHECK(std::string(TerminalGuard::terminal_request(SYS_ioctl, set)) == "TIOCSPGRP");
   CHECK_FALSE(TerminalGuard::handles(SYS_fcntl, set));
 
   // A session whose init is a child of ours: the child's own group is the
