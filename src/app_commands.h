@@ -36,6 +36,13 @@ void print_diagnostics(const std::vector<Diagnostic>& diags);
 // refused (by run, explain and check alike).
 std::vector<std::string> not_yet_enforced(const Policy& p);
 
+// `require = [...]` / --require: the layers asked for that this plan lacks,
+// one line each; cgroup: whether the session has (or would get) a cgroup.
+std::vector<std::string> missing_required(const Policy& policy, const Plan& plan, bool cgroup);
+
+// Whether a session cgroup for the plan's limits can be made here (none is).
+bool session_cgroup_possible(const Plan& plan);
+
 // Prints every problem (one line each) and returns nullopt on failure.
 std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace = true);
 

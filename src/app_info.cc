@@ -20,15 +20,20 @@ enum class Verdict { kOk, kNotHere, kRefused };
 // What run would make of a valid profile. Settings not enforced yet: it
 // refuses them anywhere. Then the jail this host and directory would get is
 // built, and what stops it printed (a path missing and not optional, a
-// shared directory as the workspace): a problem of this place, not of the
-// profile.
+// shared directory as the workspace, a required layer this host lacks): a
+// problem of this place, not of the profile.
 Verdict as_run_here(const CliOptions& o, const std::string& name, const Policy& policy) {
   const auto refused = not_yet_enforced(policy);
   for (const auto& r : refused) std::cerr << display_safe(r) << '\n';
   if (!refused.empty()) return Verdict::kRefused;
   CliOptions as_run = o;
   as_run.profile = name;
-  return prepare(as_run) ? Verdict::kOk : Verdict::kNotHere;
+  const auto prepared = prepare(as_run);
+  if (!prepared) return Verdict::kNotHere;
+  const auto missing =
+      missing_required(prepared->policy, prepared->plan, session_cgroup_possible(prepared->plan));
+  for (const auto& m : missing) std::cerr << display_safe(m) << '\n';
+  return missing.empty() ? Verdict::kOk : Verdict::kNotHere;
 }
 
 }  // namespace

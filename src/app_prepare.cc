@@ -1,4 +1,5 @@
 // Profile chain + command line -> Policy -> Plan, printing every problem.
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <iostream>
@@ -10,6 +11,7 @@
 #include "profile/loader.h"
 #include "profile/search.h"
 #include "seccomp/names.h"
+#include "sys/cgroup.h"
 #include "sys/host_probe.h"
 #include "sys/make_dirs.h"
 #include "sys/read_file.h"
@@ -64,6 +66,28 @@ std::vector<std::string> not_yet_enforced(const Policy& p) {
   if (p.filesystem.workspace.value == WorkspaceMode::kOverlay)
     item(p.filesystem.workspace.where, "[filesystem] workspace = \"overlay\"");
   return out;
+}
+
+std::vector<std::string> missing_required(const Policy& policy, const Plan& plan, bool cgroup) {
+  std::vector<std::string> out;
+  int abi = plan.landlock.abi;
+  for (const auto& r : policy.require) {
+    const std::string& n = r.value;
+    bool ok = (n == "userns" && plan.user_namespace) || (n == "netns" && plan.new_netns) ||
+              (n == "landlock" && plan.landlock.active()) || (n == "landlock-net" && abi >= 4) ||
+              (n == "landlock-scope" && abi >= 6) ||
+              // The filter is compiled during the launch, which fails without it.
+              n == "seccomp" || (n == "cgroup" && cgroup);
+    if (!ok)
+      out.push_back(fmt::format("{}: required layer '{}' is not available here", r.where.str(), n));
+  }
+  return out;
+}
+
+bool session_cgroup_possible(const Plan& plan) {
+  if (!plan.memory_max && !plan.pids_max) return false;
+  const CgroupSupport support = detect_cgroups();
+  return (plan.memory_max && support.memory) || (plan.pids_max && support.pids);
 }
 
 std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {

@@ -201,24 +201,6 @@ bool is_userns_refusal(const Error& e) {
                              e.errnum == EUSERS || e.errnum == EINVAL);
 }
 
-// `require = [...]` / --require: refuse to start when a layer is missing.
-std::vector<std::string> missing_required(const Policy& policy, const Plan& plan,
-                                          const PreparedLayers& layers) {
-  std::vector<std::string> out;
-  int abi = plan.landlock.abi;
-  for (const auto& r : policy.require) {
-    const std::string& n = r.value;
-    bool ok = (n == "userns" && plan.user_namespace) || (n == "netns" && plan.new_netns) ||
-              (n == "landlock" && plan.landlock.active()) || (n == "landlock-net" && abi >= 4) ||
-              (n == "landlock-scope" && abi >= 6) ||
-              // The filter is compiled during the launch, which fails without it.
-              n == "seccomp" || (n == "cgroup" && layers.cgroup.has_value());
-    if (!ok)
-      out.push_back(fmt::format("{}: required layer '{}' is not available here", r.where.str(), n));
-  }
-  return out;
-}
-
 struct RunState {
   std::optional<Prepared> prepared;
   std::unique_ptr<PreparedLayers> layers;
@@ -288,7 +270,9 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
     return std::nullopt;
   }
   st.layers = std::move(*layers);
-  auto missing = missing_required(st.prepared->policy, plan, *st.layers);
+  // A dry run makes no cgroup: whether one could be made is asked instead.
+  const bool cgroup = o.dry_run ? session_cgroup_possible(plan) : st.layers->cgroup.has_value();
+  auto missing = missing_required(st.prepared->policy, plan, cgroup);
   if (!missing.empty()) {
     finish_cgroup(*st.layers);
     for (const auto& m : missing) std::cerr << m << '\n';

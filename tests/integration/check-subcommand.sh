@@ -64,6 +64,23 @@ check_capture "... and that run would refuse it here" any_matches 'run would ref
 capture aj check --profile-dir "$PROFILES" "$T/bad/optional.toml"
 check_capture "control: the same path listed as optional: ok" any_matches 'optional\.toml: ok'
 
+# A required layer: check says what run does about it on this host (a
+# cgroup for the default profile's process limit: root here, maybe not
+# nobody).
+printf '[profile]\nextends = ["default"]\nrequire = ["cgroup"]\n' >"$T/bad/require.toml"
+chmod a+r "$T/bad/require.toml"
+capture jail -p "$T/bad/require.toml" -- true
+run_refused=no
+err_matches "required layer 'cgroup' is not available here" && run_refused=yes
+capture aj check --profile-dir "$PROFILES" "$T/bad/require.toml"
+check_capture "check of a profile requiring a cgroup: valid (exit 0)" rc_is 0
+if [ "$run_refused" = yes ]; then
+  check_capture "run refuses it here (no cgroup): check says so" \
+    any_matches "require\.toml:3:12: required layer 'cgroup' is not available here"
+else
+  check_capture "run accepts it here (a cgroup): check says ok" any_matches 'require\.toml: ok'
+fi
+
 capture aj check --profile-dir "$PROFILES" default "$T/bad/badsize.toml"
 check_capture "one bad profile among good ones: exit 1" rc_is 1
 check_capture "... naming the bad one" any_matches 'badsize\.toml'
