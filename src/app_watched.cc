@@ -6,6 +6,7 @@
 
 #include "app_journal_sink.h"
 #include "base/log.h"
+#include "journal/claude_settings.h"
 #include "journal/summary.h"
 #include "plan/git_protect.h"
 #include "policy/variables.h"
@@ -30,18 +31,31 @@ std::vector<std::string> git_settings_of(const std::string& path) {
   return text ? git_code_settings(*text) : std::vector<std::string>();
 }
 
+// Claude Code keeps its state and history in one file; larger than this, it
+// is not compared (and that is said).
+constexpr std::size_t kMaxClaudeStateBytes = 64 * 1024 * 1024;
+
+std::optional<std::map<std::string, std::string>> claude_settings_of(const std::string& path) {
+  const auto text = RealDisk().read_text(path, kMaxClaudeStateBytes);
+  if (!text) return std::nullopt;
+  return claude_code_run_settings(*text);
+}
+
 }  // namespace
 
 WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths,
                            const std::vector<WatchedPath>& link_roots,
+                           const std::vector<WatchedPath>& claude_state,
                            const std::vector<std::string>& env)
     : paths_(paths),
       link_roots_(link_roots),
       start_(link_walk_start_time()),
-      before_(take_paths_state(roots_of(paths))) {
+      before_(take_paths_state(roots_of(paths))),
+      claude_state_(claude_state) {
   redactor_.add_secret_environment(env);
   for (const auto& p : paths_)
     if (looks_like_git_config(p.path)) git_settings_before_[p.path] = git_settings_of(p.path);
+  for (const auto& c : claude_state_) claude_before_[c.path] = claude_settings_of(c.path);
 }
 
 // What a changed git config file now makes git run that it did not before.
@@ -73,6 +87,35 @@ void WatchedPaths::report(JournalSink* journal) {
   reported_ = true;
   if (!paths_.empty()) report_changes(journal);
   if (!link_roots_.empty()) report_new_links(journal);
+  if (!claude_state_.empty()) report_claude_settings(journal);
+}
+
+void WatchedPaths::report_claude_settings(JournalSink* journal) {
+  for (const auto& file : claude_state_) {
+    const auto& before = claude_before_[file.path];
+    const auto after = claude_settings_of(file.path);
+    std::vector<std::string> changed;
+    std::string what = "Claude Code settings changed";
+    if (after) {
+      changed = claude_code_settings_changed(before.value_or(std::map<std::string, std::string>{}),
+                                             *after);
+    } else if (before || ::access(file.path.c_str(), F_OK) == 0) {
+      // Unreadable now (not a regular file, over the size limit, not JSON):
+      // what Claude Code would make of it cannot be told.
+      what = "Claude Code settings not compared";
+      changed.push_back(file.path + " (no longer a readable JSON object)");
+    }
+    if (changed.empty()) continue;
+    reset_terminal_for_warnings();
+    std::string names;
+    for (const auto& c : changed) names += (names.empty() ? "" : ", ") + c;
+    // The names are partly the command's text (server names, paths).
+    log::warn(
+        "the command changed what Claude Code runs or allows in its later sessions in '{}': {}; "
+        "look at it before running Claude Code outside the jail",
+        file.path, display_safe(redactor_.redact(names)));
+    if (journal) journal->watched_changed(file.path, file.where.str(), what, file.why, changed, {});
+  }
 }
 
 void WatchedPaths::report_changes(JournalSink* journal) {

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,8 +23,11 @@ class WatchedPaths {
   // command's environment, whose secret values the warnings never show.
   // link_roots: directories whose new symbolic links are reported
   // (Plan::link_watched; supervise/new_links.h).
+  // claude_state: Claude Code state files the command may write
+  // (~/.claude.json), whose MCP servers and permissions are compared
+  // (journal/claude_settings.h).
   WatchedPaths(const std::vector<WatchedPath>& paths, const std::vector<WatchedPath>& link_roots,
-               const std::vector<std::string>& env);
+               const std::vector<WatchedPath>& claude_state, const std::vector<std::string>& env);
 
   // Compares with the state now (once the session's processes are gone):
   // one warning and one fs.changed event (when journal is given) per watched
@@ -35,6 +39,7 @@ class WatchedPaths {
   std::vector<std::string> git_settings_added(const std::string& path) const;
   void report_changes(JournalSink* journal);
   void report_new_links(JournalSink* journal);
+  void report_claude_settings(JournalSink* journal);
 
   std::vector<WatchedPath> paths_;
   std::vector<WatchedPath> link_roots_;
@@ -43,6 +48,10 @@ class WatchedPaths {
   // For each watched git config file (plan/git_protect.h), the settings that
   // run code it held before the command started.
   std::map<std::string, std::vector<std::string>> git_settings_before_;
+  // For each Claude Code state file, its code-running settings at the start
+  // (nullopt: missing, or not a JSON object).
+  std::vector<WatchedPath> claude_state_;
+  std::map<std::string, std::optional<std::map<std::string, std::string>>> claude_before_;
   Redactor redactor_;
   bool reported_ = false;
 };
