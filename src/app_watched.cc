@@ -35,8 +35,12 @@ std::vector<std::string> git_settings_of(const std::string& path) {
 // is not compared (and that is said).
 constexpr std::size_t kMaxClaudeStateBytes = 64 * 1024 * 1024;
 
-std::optional<std::map<std::string, std::string>> claude_settings_of(const std::string& path) {
-  const auto text = RealDisk().read_text(path, kMaxClaudeStateBytes);
+std::optional<std::string> claude_state_text(const std::string& path) {
+  return RealDisk().read_text(path, kMaxClaudeStateBytes);
+}
+
+std::optional<std::map<std::string, std::string>> claude_settings_in(
+    const std::optional<std::string>& text) {
   if (!text) return std::nullopt;
   return claude_code_run_settings(*text);
 }
@@ -55,7 +59,7 @@ WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths,
   redactor_.add_secret_environment(env);
   for (const auto& p : paths_)
     if (looks_like_git_config(p.path)) git_settings_before_[p.path] = git_settings_of(p.path);
-  for (const auto& c : claude_state_) claude_before_[c.path] = claude_settings_of(c.path);
+  for (const auto& c : claude_state_) claude_before_[c.path] = claude_state_text(c.path);
 }
 
 // What a changed git config file now makes git run that it did not before.
@@ -92,8 +96,11 @@ void WatchedPaths::report(JournalSink* journal) {
 
 void WatchedPaths::report_claude_settings(JournalSink* journal) {
   for (const auto& file : claude_state_) {
-    const auto& before = claude_before_[file.path];
-    const auto after = claude_settings_of(file.path);
+    const auto& before_text = claude_before_[file.path];
+    const auto after_text = claude_state_text(file.path);
+    if (before_text && after_text && *before_text == *after_text) continue;
+    const auto before = claude_settings_in(before_text);
+    const auto after = claude_settings_in(after_text);
     std::vector<std::string> changed;
     std::string what = "Claude Code settings changed";
     if (after) {

@@ -48,10 +48,11 @@ class WatchedPaths {
   // For each watched git config file (plan/git_protect.h), the settings that
   // run code it held before the command started.
   std::map<std::string, std::vector<std::string>> git_settings_before_;
-  // For each Claude Code state file, its code-running settings at the start
-  // (nullopt: missing, or not a JSON object).
+  // For each Claude Code state file, its text at the start (nullopt:
+  // missing or unreadable), parsed only at the end: it holds the history of
+  // every project, megabytes that would slow the start.
   std::vector<WatchedPath> claude_state_;
-  std::map<std::string, std::optional<std::map<std::string, std::string>>> claude_before_;
+  std::map<std::string, std::optional<std::string>> claude_before_;
   Redactor redactor_;
   bool reported_ = false;
 };
