@@ -201,16 +201,22 @@ bool is_userns_refusal(const Error& e) {
                              e.errnum == EUSERS || e.errnum == EINVAL);
 }
 
-// Claude Code's state file, when the command may write it (the claude
-// profile): its MCP servers and permissions are compared after the session.
-std::vector<WatchedPath> claude_state_files(const Plan& plan, const std::string& home) {
-  if (home.empty()) return {};
-  const std::string path = home + "/.claude.json";
-  const AccessDecision write = check_open(plan, path, true);
-  if (!write.allowed) return {};
-  return {{path, SourceLoc{write.rule, 0, 0},
-           "Claude Code on the host runs the MCP servers named there, and lets the tools allowed "
-           "there run unasked"}};
+// What Claude Code reads back later that the command may write (the claude
+// profile): its state file and its projects' memory (app_watched.h).
+ClaudeWatch claude_watch(const Plan& plan, const std::string& home) {
+  ClaudeWatch w;
+  if (home.empty()) return w;
+  const std::string state = home + "/.claude.json";
+  if (const AccessDecision d = check_open(plan, state, true); d.allowed)
+    w.state_files.push_back({state, SourceLoc{d.rule, 0, 0},
+                             "Claude Code on the host runs the MCP servers named there, and "
+                             "lets the tools allowed there run unasked"});
+  const std::string projects = home + "/.claude/projects";
+  if (const AccessDecision d = check_open(plan, projects + "/p/memory/MEMORY.md", true); d.allowed)
+    w.projects_dirs.push_back({projects, SourceLoc{d.rule, 0, 0},
+                               "Claude Code follows a project's memory as instructions in its "
+                               "later sessions there"});
+  return w;
 }
 
 struct RunState {
@@ -413,8 +419,8 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   // The journal is closed as soon as the command has ended and its session
   // is empty: the durable write then overlaps the init's teardown.
   bool ended = false;
-  WatchedPaths watched(plan.watched, plan.link_watched,
-                       claude_state_files(plan, st.prepared->facts.home), plan.env);
+  WatchedPaths watched(plan.watched, plan.link_watched, claude_watch(plan, st.prepared->facts.home),
+                       plan.env);
   lo.on_command_exit = [&](const Outcome& out) {
     report_cgroup_events(layers, sink);
     watched.report(journal.get());

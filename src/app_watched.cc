@@ -1,5 +1,6 @@
 #include "app_watched.h"
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include "plan/git_protect.h"
 #include "policy/variables.h"
 #include "supervise/new_links.h"
+#include "sys/dir_entries.h"
 #include "sys/host_probe.h"
 
 namespace aj {
@@ -35,6 +37,21 @@ std::vector<std::string> git_settings_of(const std::string& path) {
 // is not compared (and that is said).
 constexpr std::size_t kMaxClaudeStateBytes = 64 * 1024 * 1024;
 
+// The names in a directory (a link is not followed): none when it cannot be
+// listed.
+std::vector<std::string> directory_entries(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return {};
+  DIR* dir = ::fdopendir(fd);
+  if (!dir) {
+    ::close(fd);
+    return {};
+  }
+  std::vector<std::string> names = entry_names(dir);
+  ::closedir(dir);
+  return names;
+}
+
 std::optional<std::string> claude_state_text(const std::string& path) {
   return RealDisk().read_text(path, kMaxClaudeStateBytes);
 }
@@ -48,18 +65,17 @@ std::optional<std::map<std::string, std::string>> claude_settings_in(
 }  // namespace
 
 WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths,
-                           const std::vector<WatchedPath>& link_roots,
-                           const std::vector<WatchedPath>& claude_state,
+                           const std::vector<WatchedPath>& link_roots, const ClaudeWatch& claude,
                            const std::vector<std::string>& env)
     : paths_(paths),
       link_roots_(link_roots),
       start_(link_walk_start_time()),
       before_(take_paths_state(roots_of(paths))),
-      claude_state_(claude_state) {
+      claude_(claude) {
   redactor_.add_secret_environment(env);
   for (const auto& p : paths_)
     if (looks_like_git_config(p.path)) git_settings_before_[p.path] = git_settings_of(p.path);
-  for (const auto& c : claude_state_) claude_before_[c.path] = claude_state_text(c.path);
+  for (const auto& c : claude_.state_files) claude_before_[c.path] = claude_state_text(c.path);
 }
 
 // What a changed git config file now makes git run that it did not before.
@@ -91,11 +107,41 @@ void WatchedPaths::report(JournalSink* journal) {
   reported_ = true;
   if (!paths_.empty()) report_changes(journal);
   if (!link_roots_.empty()) report_new_links(journal);
-  if (!claude_state_.empty()) report_claude_settings(journal);
+  if (!claude_.state_files.empty()) report_claude_settings(journal);
+  if (!claude_.projects_dirs.empty()) report_claude_memory(journal);
+}
+
+// Claude Code keeps a project's memory in ~/.claude/projects/<project>/memory
+// (<project>: its path, '/' written '-'): every file there written or made
+// during the session, in any project.
+void WatchedPaths::report_claude_memory(JournalSink* journal) {
+  for (const auto& projects : claude_.projects_dirs) {
+    std::vector<std::string> written;
+    bool all = true;
+    for (const auto& name : directory_entries(projects.path)) {
+      const NewLinks found =
+          find_new_files_and_links(projects.path + "/" + name + "/memory", start_, 10000);
+      for (const auto& f : found.links) written.push_back(f.path);
+      for (const auto& u : found.unreadable) written.push_back(u + " (could not be listed)");
+      all = all && !found.truncated;
+    }
+    if (written.empty() && all) continue;
+    reset_terminal_for_warnings();
+    std::string names;
+    for (const auto& w : written) names += (names.empty() ? "" : ", ") + w;
+    log::warn(
+        "the command wrote Claude Code's project memory, which Claude Code follows as "
+        "instructions in that project's later sessions: {}{}; read it before Claude Code runs "
+        "there outside the jail",
+        display_safe(redactor_.redact(names)), all ? "" : " (not all of it was looked at)");
+    if (journal)
+      journal->watched_changed(projects.path, projects.where.str(), "Claude Code memory written",
+                               projects.why, written, {});
+  }
 }
 
 void WatchedPaths::report_claude_settings(JournalSink* journal) {
-  for (const auto& file : claude_state_) {
+  for (const auto& file : claude_.state_files) {
     const auto& before_text = claude_before_[file.path];
     const auto after_text = claude_state_text(file.path);
     if (before_text && after_text && *before_text == *after_text) continue;

@@ -17,17 +17,24 @@ namespace aj {
 
 class JournalSink;
 
+// What Claude Code reads back in its later sessions that the command may
+// write (the claude profile): its state file (~/.claude.json), whose MCP
+// servers and permissions are compared (journal/claude_settings.h), and its
+// projects directory (~/.claude/projects), whose memory files written during
+// the session (instructions for that project's later sessions) are named.
+struct ClaudeWatch {
+  std::vector<WatchedPath> state_files;
+  std::vector<WatchedPath> projects_dirs;
+};
+
 class WatchedPaths {
  public:
   // Takes the paths' state; call before the command starts. env: the
   // command's environment, whose secret values the warnings never show.
   // link_roots: directories whose new symbolic links are reported
   // (Plan::link_watched; supervise/new_links.h).
-  // claude_state: Claude Code state files the command may write
-  // (~/.claude.json), whose MCP servers and permissions are compared
-  // (journal/claude_settings.h).
   WatchedPaths(const std::vector<WatchedPath>& paths, const std::vector<WatchedPath>& link_roots,
-               const std::vector<WatchedPath>& claude_state, const std::vector<std::string>& env);
+               const ClaudeWatch& claude, const std::vector<std::string>& env);
 
   // Compares with the state now (once the session's processes are gone):
   // one warning and one fs.changed event (when journal is given) per watched
@@ -40,6 +47,7 @@ class WatchedPaths {
   void report_changes(JournalSink* journal);
   void report_new_links(JournalSink* journal);
   void report_claude_settings(JournalSink* journal);
+  void report_claude_memory(JournalSink* journal);
 
   std::vector<WatchedPath> paths_;
   std::vector<WatchedPath> link_roots_;
@@ -51,7 +59,7 @@ class WatchedPaths {
   // For each Claude Code state file, its text at the start (nullopt:
   // missing or unreadable), parsed only at the end: it holds the history of
   // every project, megabytes that would slow the start.
-  std::vector<WatchedPath> claude_state_;
+  ClaudeWatch claude_;
   std::map<std::string, std::optional<std::string>> claude_before_;
   Redactor redactor_;
   bool reported_ = false;

@@ -41,12 +41,13 @@ struct Pending {
 
 class LinkWalk {
  public:
-  LinkWalk(const struct timespec& since, std::size_t max) : since_(since), max_(max) {}
+  LinkWalk(const struct timespec& since, std::size_t max, bool files)
+      : since_(since), max_(max), files_(files) {}
 
   void run(const std::string& root) {
     struct stat st;
     if (::lstat(root.c_str(), &st) != 0) return;  // missing: nothing there
-    if (S_ISLNK(st.st_mode)) {
+    if (S_ISLNK(st.st_mode) || (files_ && S_ISREG(st.st_mode))) {
       if (not_older(st.st_ctim, since_))
         out_.links.push_back({root, target_of(AT_FDCWD, root.c_str())});
       return;
@@ -85,7 +86,7 @@ class LinkWalk {
         break;
       }
       // Plain files are passed over unread: most entries are (git objects).
-      if (e->d_type == DT_REG) continue;
+      if (e->d_type == DT_REG && !files_) continue;
       struct stat st;
       if (::fstatat(::dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0) {
         // Readable but not searchable (mode 0444): the names show, not what
@@ -98,6 +99,8 @@ class LinkWalk {
       if (S_ISLNK(st.st_mode)) {
         if (dir.fresh || not_older(st.st_ctim, since_))
           out_.links.push_back({path, target_of(::dirfd(d), e->d_name)});
+      } else if (files_ && S_ISREG(st.st_mode)) {
+        if (dir.fresh || not_older(st.st_ctim, since_)) out_.links.push_back({path, {}});
       } else if (S_ISDIR(st.st_mode)) {
         if (path.size() >= kMaxLinkWalkPath)
           out_.truncated = true;
@@ -110,6 +113,7 @@ class LinkWalk {
 
   struct timespec since_;
   std::size_t max_;
+  bool files_;  // regular files count too (written or made since)
   std::size_t seen_ = 0;
   NewLinks out_;
 };
@@ -118,7 +122,14 @@ class LinkWalk {
 
 NewLinks find_new_links(const std::string& root, const struct timespec& since,
                         std::size_t max_entries) {
-  LinkWalk walk(since, max_entries);
+  LinkWalk walk(since, max_entries, false);
+  walk.run(root);
+  return walk.take();
+}
+
+NewLinks find_new_files_and_links(const std::string& root, const struct timespec& since,
+                                  std::size_t max_entries) {
+  LinkWalk walk(since, max_entries, true);
   walk.run(root);
   return walk.take();
 }

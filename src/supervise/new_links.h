@@ -41,6 +41,12 @@ constexpr std::size_t kMaxLinkWalkPath = 4096;
 NewLinks find_new_links(const std::string& root, const struct timespec& since,
                         std::size_t max_entries = kMaxLinkWalkEntries);
 
+// The same, with regular files written or made since counted too (target
+// empty): for small trees whose every file matters (Claude Code's project
+// memory).
+NewLinks find_new_files_and_links(const std::string& root, const struct timespec& since,
+                                  std::size_t max_entries = kMaxLinkWalkEntries);
+
 // The file system's clock (coarse), a little earlier, for `since`: a link
 // made right after the session started must not look older than it.
 struct timespec link_walk_start_time();
