@@ -189,11 +189,15 @@ std::vector<std::string> active_layers(const Plan& plan, const PreparedLayers& l
 }
 
 // The descriptor of the terminal the command shares with us, our
-// controlling terminal, among the standard ones; -1 when none is.
-int shared_terminal_fd() {
+// controlling terminal: one of the standard ones, or else /dev/tty opened
+// into *held (with 0-2 redirected the command still reaches it through its
+// /dev/tty); -1 when there is none.
+int shared_terminal_fd(UniqueFd* held) {
   for (int fd : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO})
     if (::isatty(fd) && ::tcgetpgrp(fd) >= 0) return fd;
-  return -1;
+  held->reset(::open("/dev/tty", O_RDWR | O_NOCTTY | O_CLOEXEC));
+  if (!*held) held->reset(::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC));
+  return held->get();
 }
 
 bool is_userns_refusal(const Error& e) {
@@ -387,8 +391,9 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   SignalGuard signal_guard;
   if (signals_unconfined(plan)) notify.set_signal_guard(&signal_guard);
   const UniqueFd proc_for_guard(::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC));
-  const TerminalGuard terminal_guard(shared_terminal_fd(), ::getpgrp(), signal_guard,
-                                     proc_for_guard.get());
+  UniqueFd controlling_terminal;
+  const int terminal = shared_terminal_fd(&controlling_terminal);
+  const TerminalGuard terminal_guard(terminal, ::getpgrp(), signal_guard, proc_for_guard.get());
   notify.set_terminal_guard(&terminal_guard);
 
   if (st.trace)
@@ -396,7 +401,7 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
       AccessDecision d = check_open(plan, path, write);
       return d.allowed ? std::string() : d.rule + "\t" + d.reason;
     });
-  CallerStdio stdio;
+  CallerStdio stdio(terminal);
   LaunchOptions lo;
   lo.signal_session = [&signal_guard, &proc_for_guard, &stdio](int sig) {
     signal_guard.signal_all(proc_for_guard.get(), sig);

@@ -62,6 +62,7 @@ const std::vector<std::uint32_t> kDeniedIoctls = {
     TIOCLINUX,
     TIOCSETD,  // the terminal's line discipline
     TIOCEXCL,  // no more opens of it
+    TIOCNXCL,  // ...and its undoing, of another program's TIOCEXCL
     TCXONC,    // stopping its output: our own messages would block on it
     FS_IOC_SETFLAGS,
     FS_IOC32_SETFLAGS,
@@ -88,13 +89,23 @@ const std::vector<TerminalIoctl>& terminal_ioctls() {
   constexpr std::uint32_t kTcsets2 = _IOC(_IOC_WRITE, 'T', 0x2B, kTermios2Size);
   constexpr std::uint32_t kTcsetsw2 = _IOC(_IOC_WRITE, 'T', 0x2C, kTermios2Size);
   constexpr std::uint32_t kTcsetsf2 = _IOC(_IOC_WRITE, 'T', 0x2D, kTermios2Size);
-  static const std::vector<TerminalIoctl> kList = {
-      {TIOCSPGRP, "TIOCSPGRP"}, {TCSETS, "TCSETS"},         {TCSETSW, "TCSETSW"},
-      {TCSETSF, "TCSETSF"},     {TCSETA, "TCSETA"},         {TCSETAW, "TCSETAW"},
-      {TCSETAF, "TCSETAF"},     {kTcsets2, "TCSETS2"},      {kTcsetsw2, "TCSETSW2"},
-      {kTcsetsf2, "TCSETSF2"},  {TIOCSWINSZ, "TIOCSWINSZ"}, {TCFLSH, "TCFLSH"},
-      {TCSBRK, "TCSBRK"},       {TCSBRKP, "TCSBRKP"},       {TIOCSBRK, "TIOCSBRK"},
-      {TIOCCBRK, "TIOCCBRK"}};
+  static const std::vector<TerminalIoctl> kList = {{TIOCSPGRP, "TIOCSPGRP"},
+                                                   {TCSETS, "TCSETS"},
+                                                   {TCSETSW, "TCSETSW"},
+                                                   {TCSETSF, "TCSETSF"},
+                                                   {TCSETA, "TCSETA"},
+                                                   {TCSETAW, "TCSETAW"},
+                                                   {TCSETAF, "TCSETAF"},
+                                                   {kTcsets2, "TCSETS2"},
+                                                   {kTcsetsw2, "TCSETSW2"},
+                                                   {kTcsetsf2, "TCSETSF2"},
+                                                   {TIOCSWINSZ, "TIOCSWINSZ"},
+                                                   {TCFLSH, "TCFLSH"},
+                                                   {TCSBRK, "TCSBRK"},
+                                                   {TCSBRKP, "TCSBRKP"},
+                                                   {TIOCSBRK, "TIOCSBRK"},
+                                                   {TIOCCBRK, "TIOCCBRK"},
+                                                   {TIOCSSOFTCAR, "TIOCSSOFTCAR"}};
   return kList;
 }
 

@@ -11,33 +11,35 @@ namespace aj {
 namespace {
 
 // The terminal's foreground is a group other than agentjail's own.
-bool foreground_elsewhere() {
-  const pid_t foreground = ::tcgetpgrp(STDIN_FILENO);
+bool foreground_elsewhere(int terminal) {
+  const pid_t foreground = ::tcgetpgrp(terminal);
   return foreground > 0 && foreground != ::getpgrp();
 }
 
 }  // namespace
 
-CallerStdio::CallerStdio() {
+CallerStdio::CallerStdio(int terminal_fd) : terminal_(terminal_fd) {
   for (int fd = 0; fd < 3; ++fd) flags_[fd] = ::fcntl(fd, F_GETFL);
-  if (::isatty(STDIN_FILENO)) {
-    group_ = ::tcgetpgrp(STDIN_FILENO);
-    have_termios_ = ::tcgetattr(STDIN_FILENO, &termios_) == 0;
-    background_ = foreground_elsewhere();
+  if (terminal_ >= 0 && ::isatty(terminal_)) {
+    group_ = ::tcgetpgrp(terminal_);
+    have_termios_ = ::tcgetattr(terminal_, &termios_) == 0;
+    background_ = foreground_elsewhere(terminal_);
+  } else {
+    terminal_ = -1;
   }
 }
 
 void CallerStdio::note_continued() {
   // A shell's fg hands the terminal to the job before it sends SIGCONT.
-  if (::isatty(STDIN_FILENO)) background_ = foreground_elsewhere();
+  if (terminal_ >= 0) background_ = foreground_elsewhere(terminal_);
 }
 
 // In the background, the terminal is left alone unless nobody holds it: a
 // foreground group with no process left (one the command made and that
 // ended with the session) is given back.
 bool CallerStdio::leave_terminal_alone() const {
-  if (!background_ || !::isatty(STDIN_FILENO)) return false;
-  const pid_t foreground = ::tcgetpgrp(STDIN_FILENO);
+  if (!background_ || terminal_ < 0) return false;
+  const pid_t foreground = ::tcgetpgrp(terminal_);
   if (foreground <= 0 || foreground == ::getpgrp()) return false;
   return ::kill(-foreground, 0) == 0 || errno == EPERM;
 }
@@ -52,8 +54,8 @@ void CallerStdio::restore() const {
   struct sigaction ignore = {}, old = {};
   ignore.sa_handler = SIG_IGN;
   ::sigaction(SIGTTOU, &ignore, &old);
-  if (have_termios_) ::tcsetattr(STDIN_FILENO, TCSANOW, &termios_);
-  if (group_ > 0 && ::tcgetpgrp(STDIN_FILENO) != group_ && ::tcsetpgrp(STDIN_FILENO, group_) == 0)
+  if (have_termios_) ::tcsetattr(terminal_, TCSANOW, &termios_);
+  if (group_ > 0 && ::tcgetpgrp(terminal_) != group_ && ::tcsetpgrp(terminal_, group_) == 0)
     log::warn(
         "the command had moved the terminal's foreground to another process group; given back");
   ::sigaction(SIGTTOU, &old, nullptr);

@@ -18,7 +18,9 @@ namespace aj {
 
 class CallerStdio {
  public:
-  CallerStdio();  // what descriptors 0-2 and the terminal are now
+  // What descriptors 0-2 and the terminal (terminal_fd: the controlling
+  // terminal the command shares, or -1) are now.
+  explicit CallerStdio(int terminal_fd);
 
   // After SIGCONT: fg makes agentjail the terminal's job again, bg does not.
   void note_continued();
@@ -28,6 +30,7 @@ class CallerStdio {
  private:
   bool leave_terminal_alone() const;
 
+  int terminal_ = -1;
   int flags_[3] = {-1, -1, -1};
   pid_t group_ = -1;  // the terminal's foreground at the start
   bool have_termios_ = false;

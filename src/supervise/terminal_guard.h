@@ -34,7 +34,9 @@ namespace aj {
 class TerminalGuard {
  public:
   // terminal_fd: the supervisor's descriptor of the terminal it shares with
-  // the command (its controlling terminal), or -1. job: agentjail's own
+  // the command (its controlling terminal: one of 0-2, or /dev/tty opened
+  // when 0-2 are redirected, since the command still reaches it through its
+  // own /dev/tty), or -1. job: agentjail's own
   // process group. session: tells the session's processes (its init set).
   TerminalGuard(int terminal_fd, pid_t job, const SignalGuard& session, int proc_fd)
       : terminal_fd_(terminal_fd), job_(job), session_(session), proc_fd_(proc_fd) {}

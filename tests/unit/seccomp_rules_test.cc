@@ -166,6 +166,8 @@ TEST_CASE("the built-in filters deny what the issue lists and allow ordinary cal
       {&normal, "ioctl", args0(0, TIOCSWINSZ), true},
       {&normal, "ioctl", args0(0, TCFLSH), true},
       {&normal, "ioctl", args0(0, TCSBRK), true},
+      {&normal, "ioctl", args0(0, TIOCSSOFTCAR), true},
+      {&normal, "ioctl", args0(0, TIOCNXCL), true},
       {&normal, "ioctl", args0(0, TCGETS), false},
       {&normal, "ioctl", args0(0, TIOCGWINSZ), false},
       {&normal, "ioctl", args0(0, FIONREAD), false},

@@ -76,7 +76,8 @@ TEST_CASE("the terminal guard: tcsetpgrp and setpgid, never other groups of the 
   CHECK(TerminalGuard::handles(SYS_ioctl, high));  // as the filter: the low 32 bits
   CHECK(TerminalGuard::handles(SYS_setpgid, none));
   CHECK_FALSE(TerminalGuard::handles(SYS_ioctl, get));
-  for (std::uint64_t request : {TCSETS, TCSETSW, TCSETSF, TCSETA, TIOCSWINSZ, TCFLSH, TCSBRK}) {
+  for (std::uint64_t request :
+       {TCSETS, TCSETSW, TCSETSF, TCSETA, TIOCSWINSZ, TCFLSH, TCSBRK, TIOCSSOFTCAR}) {
     std::uint64_t call[6] = {0, request, 0, 0, 0, 0};
     CAPTURE(request);
     CHECK(TerminalGuard::handles(SYS_ioctl, call));
