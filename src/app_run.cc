@@ -209,7 +209,17 @@ bool is_userns_refusal(const Error& e) {
 // profile): its state file and its projects' memory (app_watched.h).
 ClaudeWatch claude_watch(const Plan& plan, const std::string& home) {
   ClaudeWatch w;
+  w.workspace = plan.workspace;
+  auto writable = [&plan](const std::string& path) { return check_open(plan, path, true); };
+  const std::string memory_why =
+      "Claude Code follows a subagent's memory as instructions in its later sessions";
+  if (!plan.workspace.empty())
+    for (const char* dir : {"/.claude/agent-memory", "/.claude/agent-memory-local"})
+      if (const AccessDecision d = writable(plan.workspace + dir + "/a/MEMORY.md"); d.allowed)
+        w.memory_dirs.push_back({plan.workspace + dir, SourceLoc{d.rule, 0, 0}, memory_why});
   if (home.empty()) return w;
+  if (const AccessDecision d = writable(home + "/.claude/agent-memory/a/MEMORY.md"); d.allowed)
+    w.memory_dirs.push_back({home + "/.claude/agent-memory", SourceLoc{d.rule, 0, 0}, memory_why});
   const std::string state = home + "/.claude.json";
   if (const AccessDecision d = check_open(plan, state, true); d.allowed)
     w.state_files.push_back({state, SourceLoc{d.rule, 0, 0},
@@ -284,6 +294,9 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   // No PID namespace: every process group of the terminal's session is in
   // reach; setpgid is checked (supervise/terminal_guard.h).
   if (!plan.user_namespace) layer_options.notify_syscalls.push_back(SYS_setpgid);
+  // Sharing the caller's terminal: leaving its session is checked too (a
+  // process out of it reads the terminal with no background rule).
+  if (!plan.own_session) layer_options.notify_syscalls.push_back(SYS_setsid);
   layer_options.create_cgroup = !o.dry_run;
   st.layer_options = layer_options;
   auto layers = prepare_layers(plan, st.prepared->policy, layer_options);

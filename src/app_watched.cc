@@ -108,36 +108,41 @@ void WatchedPaths::report(JournalSink* journal) {
   if (!paths_.empty()) report_changes(journal);
   if (!link_roots_.empty()) report_new_links(journal);
   if (!claude_.state_files.empty()) report_claude_settings(journal);
-  if (!claude_.projects_dirs.empty()) report_claude_memory(journal);
+  report_claude_memory(journal);
 }
 
 // Claude Code keeps a project's memory in ~/.claude/projects/<project>/memory
-// (<project>: its path, '/' written '-'): every file there written or made
-// during the session, in any project.
+// (<project>: its path, '/' written '-') and a subagent's in agent-memory
+// directories: every file there written or made during the session.
 void WatchedPaths::report_claude_memory(JournalSink* journal) {
-  for (const auto& projects : claude_.projects_dirs) {
+  auto report = [&](const WatchedPath& root, const std::vector<std::string>& dirs) {
     std::vector<std::string> written;
     bool all = true;
-    for (const auto& name : directory_entries(projects.path)) {
-      const NewLinks found =
-          find_new_files_and_links(projects.path + "/" + name + "/memory", start_, 10000);
+    for (const auto& dir : dirs) {
+      const NewLinks found = find_new_files_and_links(dir, start_, 10000);
       for (const auto& f : found.links) written.push_back(f.path);
       for (const auto& u : found.unreadable) written.push_back(u + " (could not be listed)");
       all = all && !found.truncated;
     }
-    if (written.empty() && all) continue;
+    if (written.empty() && all) return;
     reset_terminal_for_warnings();
     std::string names;
     for (const auto& w : written) names += (names.empty() ? "" : ", ") + w;
     log::warn(
-        "the command wrote Claude Code's project memory, which Claude Code follows as "
-        "instructions in that project's later sessions: {}{}; read it before Claude Code runs "
-        "there outside the jail",
+        "the command wrote Claude Code's memory, which Claude Code follows as instructions in "
+        "later sessions: {}{}; read it before Claude Code runs outside the jail",
         display_safe(redactor_.redact(names)), all ? "" : " (not all of it was looked at)");
     if (journal)
-      journal->watched_changed(projects.path, projects.where.str(), "Claude Code memory written",
-                               projects.why, written, {});
+      journal->watched_changed(root.path, root.where.str(), "Claude Code memory written", root.why,
+                               written, {});
+  };
+  for (const auto& projects : claude_.projects_dirs) {
+    std::vector<std::string> dirs;
+    for (const auto& name : directory_entries(projects.path))
+      dirs.push_back(projects.path + "/" + name + "/memory");
+    report(projects, dirs);
   }
+  for (const auto& memory : claude_.memory_dirs) report(memory, {memory.path});
 }
 
 void WatchedPaths::report_claude_settings(JournalSink* journal) {
@@ -153,11 +158,18 @@ void WatchedPaths::report_claude_settings(JournalSink* journal) {
       changed = claude_code_settings_changed(before.value_or(std::map<std::string, std::string>{}),
                                              *after);
     } else if (before || ::access(file.path.c_str(), F_OK) == 0) {
-      // Unreadable now (not a regular file, over the size limit, not JSON):
-      // what Claude Code would make of it cannot be told.
+      // Unreadable now (not a regular file, over the size limit, not JSON, a
+      // name repeated): what Claude Code would make of it cannot be told.
       what = "Claude Code settings not compared";
-      changed.push_back(file.path + " (no longer a readable JSON object)");
+      changed.push_back(file.path +
+                        " (not a JSON object agentjail can compare: unreadable, too large, or "
+                        "a name repeated, which Claude Code reads as its last value)");
     }
+    // Trust for the workspace itself is what the user accepts in Claude
+    // Code's first session there.
+    std::erase_if(changed, [this](const std::string& c) {
+      return c.rfind("projects[" + claude_.workspace + "].hasTrustDialogAccepted (", 0) == 0;
+    });
     if (changed.empty()) continue;
     reset_terminal_for_warnings();
     std::string names;

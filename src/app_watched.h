@@ -20,11 +20,15 @@ class JournalSink;
 // What Claude Code reads back in its later sessions that the command may
 // write (the claude profile): its state file (~/.claude.json), whose MCP
 // servers and permissions are compared (journal/claude_settings.h), and its
-// projects directory (~/.claude/projects), whose memory files written during
-// the session (instructions for that project's later sessions) are named.
+// memory (instructions it follows in later sessions), whose files written
+// during the session are named: each project's (projects_dirs:
+// ~/.claude/projects/*/memory) and each subagent's (memory_dirs:
+// ~/.claude/agent-memory, the workspace's .claude/agent-memory*).
 struct ClaudeWatch {
   std::vector<WatchedPath> state_files;
   std::vector<WatchedPath> projects_dirs;
+  std::vector<WatchedPath> memory_dirs;
+  std::string workspace;  // trust Claude Code records for it is the user's
 };
 
 class WatchedPaths {

@@ -1,5 +1,7 @@
 #include "journal/claude_settings.h"
 
+#include <set>
+
 #include "base/json.h"
 #include "journal/json_read.h"
 
@@ -49,17 +51,40 @@ void add_servers(const std::string& where, const JsonValue* servers,
   for (const auto& [name, value] : servers->members) out[where + "." + name] = canonical(value);
 }
 
-// Per project: what runs or is allowed there without asking.
+// Per project: what runs or is allowed there without asking (the trust
+// accepted for a directory lets the hooks of its .claude/settings.json run
+// with no dialog).
 constexpr const char* kProjectSettings[] = {"allowedTools", "enabledMcpjsonServers",
-                                            "enableAllProjectMcpServers"};
+                                            "enableAllProjectMcpServers", "hasTrustDialogAccepted",
+                                            "hasClaudeMdExternalIncludesApproved"};
+// For every session: approvals given once.
+constexpr const char* kUserSettings[] = {"bypassPermissionsModeAccepted", "customApiKeyResponses"};
+
+// A name repeated in one object: JSON.parse, which Claude Code reads the file
+// with, keeps the last, our parser the first; what Claude Code would see is
+// then not what was compared.
+bool has_repeated_names(const JsonValue& v) {
+  if (v.is_array()) {
+    for (const auto& item : v.items)
+      if (has_repeated_names(item)) return true;
+    return false;
+  }
+  if (!v.is_object()) return false;
+  std::set<std::string_view> names;
+  for (const auto& [name, value] : v.members)
+    if (!names.insert(name).second || has_repeated_names(value)) return true;
+  return false;
+}
 
 }  // namespace
 
 std::optional<std::map<std::string, std::string>> claude_code_run_settings(std::string_view json) {
   auto doc = parse_json(json);
-  if (!doc || !doc->is_object()) return std::nullopt;
+  if (!doc || !doc->is_object() || has_repeated_names(*doc)) return std::nullopt;
   std::map<std::string, std::string> out;
   add_servers("mcpServers", doc->get("mcpServers"), out);
+  for (const char* key : kUserSettings)
+    if (const JsonValue* v = doc->get(key)) out[key] = canonical(*v);
   const JsonValue* projects = doc->get("projects");
   if (projects && projects->is_object()) {
     for (const auto& [path, project] : projects->members) {

@@ -296,7 +296,12 @@ class Builder {
         "background, while another job holds the terminal, it can neither take it nor change "
         "its settings, size or queues (TIOCSPGRP, TCSETS, TIOCSWINSZ, TCFLSH... are refused; "
         "so are they for a pseudo-terminal of its own then), and it has a terminal file of "
-        "its own, so its O_NONBLOCK does not reach your job.");
+        "its own, so its O_NONBLOCK does not reach your job; nor may it leave the terminal's "
+        "session then (setsid, TIOCNOTTY). But a process that left it while agentjail was the "
+        "foreground job keeps its descriptors on the terminal and, once you put agentjail in "
+        "the background, may read what you type there to another program: run an agent you "
+        "mean to background without your terminal (setsid agentjail ... </dev/null >log "
+        "2>&1).");
     if (plan_.net == NetMode::kHost && plan_.user_namespace)
       a.push_back(
           "The host's network is shared, its abstract unix socket names too: the command "

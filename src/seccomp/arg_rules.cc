@@ -105,7 +105,8 @@ const std::vector<TerminalIoctl>& terminal_ioctls() {
                                                    {TCSBRKP, "TCSBRKP"},
                                                    {TIOCSBRK, "TIOCSBRK"},
                                                    {TIOCCBRK, "TIOCCBRK"},
-                                                   {TIOCSSOFTCAR, "TIOCSSOFTCAR"}};
+                                                   {TIOCSSOFTCAR, "TIOCSSOFTCAR"},
+                                                   {TIOCNOTTY, "TIOCNOTTY"}};
   return kList;
 }
 

@@ -220,14 +220,24 @@ bool NotifyHandler::handle_one() {
     resp->error = -err;
     if (err != 0 && sink_) {
       const char* request = TerminalGuard::terminal_request(data.nr, data.args);
-      sink_->syscall_denied(
-          pid, request ? "ioctl" : "setpgid",
-          request ? fmt::format("request={} (another job holds the terminal's foreground: a "
-                                "background jail may not take or change the terminal)",
-                                request)
-                  : fmt::format("pid={} pgid={} (a process group outside the session)",
-                                static_cast<int>(data.args[0]), static_cast<int>(data.args[1])),
-          err);
+      if (request)
+        sink_->syscall_denied(pid, "ioctl",
+                              fmt::format("request={} (another job holds the terminal's "
+                                          "foreground: a background jail may not take, change "
+                                          "or leave the terminal)",
+                                          request),
+                              err);
+      else if (data.nr == SYS_setsid)
+        sink_->syscall_denied(pid, "setsid",
+                              "(another job holds the terminal's foreground: a background jail "
+                              "may not leave the terminal's session)",
+                              err);
+      else
+        sink_->syscall_denied(
+            pid, "setpgid",
+            fmt::format("pid={} pgid={} (a process group outside the session)",
+                        static_cast<int>(data.args[0]), static_cast<int>(data.args[1])),
+            err);
     }
   } else if (action == SECCOMP_RET_ERRNO) {
     int err = static_cast<int>(verdict & SECCOMP_RET_DATA);

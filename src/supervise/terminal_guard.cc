@@ -21,7 +21,7 @@ const char* TerminalGuard::terminal_request(int nr, const std::uint64_t args[6])
 }
 
 bool TerminalGuard::handles(int nr, const std::uint64_t args[6]) {
-  return nr == SYS_setpgid || terminal_request(nr, args) != nullptr;
+  return nr == SYS_setpgid || nr == SYS_setsid || terminal_request(nr, args) != nullptr;
 }
 
 bool TerminalGuard::ours(pid_t group) const {
@@ -45,8 +45,9 @@ int TerminalGuard::check(pid_t caller, int nr, const std::uint64_t args[6]) cons
     if (group == 0 || group == (pid == 0 ? caller : pid)) return 0;
     return group > 0 && ours(group) ? 0 : EPERM;
   }
-  // No terminal shared with the command: the call is about a terminal of
-  // the jail's own (a pty it made), or fails in the kernel.
+  // setsid, TIOCSPGRP, TCSETS...: checked alike. No terminal shared with
+  // the command: the call is about a terminal of the jail's own (a pty it
+  // made), or fails in the kernel.
   const pid_t foreground = terminal_fd_ < 0 ? -1 : ::tcgetpgrp(terminal_fd_);
   if (foreground <= 0) return 0;
   return ours(foreground) ? 0 : EPERM;

@@ -10,14 +10,21 @@
 // its window size, queues, breaks), are refused by the filter
 // (seccomp/arg_rules.cc) and let through by the supervisor unless another
 // job holds the foreground (the group's leader alive outside the session,
-// and not agentjail's own job). That is judged on the terminal shared with
-// the caller, whichever terminal the call names: while the user's job holds
-// it, a jail in the background cannot set up a pseudo-terminal of its own
-// either (the descriptor is only a number, which another thread could point
-// at the shared terminal once checked).
-// an interactive shell inside the jail, which makes a group of its own and
-// then takes the foreground, keeps its job control. And without a PID
-// namespace, setpgid may only make a new group or join one of the session's.
+// and not agentjail's own job): an interactive shell inside the jail, which
+// makes a group of its own and then takes the foreground, keeps its job
+// control. And without a PID namespace, setpgid may only make a new group
+// or join one of the session's.
+//
+// setsid (and TIOCNOTTY) are checked the same way: a process out of the
+// terminal's session keeps the descriptors it holds on it and reads with no
+// background rule. (One that left while agentjail was the foreground job
+// still can, once the user puts agentjail in the background.)
+//
+// That is judged on the terminal shared with the caller, whichever terminal
+// the call names: while the user's job holds it, a jail in the background
+// cannot set up a pseudo-terminal of its own either (the descriptor is only
+// a number, which another thread could point at the shared terminal once
+// checked).
 //
 // What is checked is the terminal's state and integer arguments, never the
 // call's memory: another thread changing it changes nothing.
@@ -42,7 +49,8 @@ class TerminalGuard {
       : terminal_fd_(terminal_fd), job_(job), session_(session), proc_fd_(proc_fd) {}
 
   // Whether the call is one of the terminal's ioctls (terminal_ioctls() in
-  // seccomp/arg_rules.h: TIOCSPGRP, TCSETS, TIOCSWINSZ, ...), or setpgid.
+  // seccomp/arg_rules.h: TIOCSPGRP, TCSETS, TIOCSWINSZ, TIOCNOTTY, ...),
+  // setpgid or setsid.
   static bool handles(int nr, const std::uint64_t args[6]);
 
   // The name of the terminal ioctl the call makes ("TCSETS"), or null.

@@ -1,6 +1,8 @@
 #!/bin/bash
 # A jail in the background cannot change the terminal under the user's
-# foreground job: turning echo back on under its password prompt (TCSETS),
+# foreground job, nor leave its session (setsid, TIOCNOTTY: out of it, a
+# process reads the terminal with no background rule): turning echo back on
+# under its password prompt (TCSETS),
 # resizing it (TIOCSWINSZ) or flushing what was typed (TCFLSH) is refused
 # (EPERM, journaled) even with SIGTTOU ignored, and O_NONBLOCK set on its own
 # descriptor does not reach the job's (the jail has an open file of its own).
@@ -35,6 +37,10 @@ def echo_on():
 def take():
     os.setpgid(0, 0)
     os.tcsetpgrp(fd, os.getpgrp())
+# Leaving the terminal's session first: out of it, the kernel's background
+# rules no longer apply to reading the terminal.
+attempt("SETSID", os.setsid)
+attempt("TIOCNOTTY", lambda: fcntl.ioctl(fd, termios.TIOCNOTTY))
 attempt("TCSETS", echo_on)
 attempt("TIOCSWINSZ", lambda: fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 7, 13, 0, 0)))
 attempt("TCFLSH", lambda: termios.tcflush(fd, termios.TCIFLUSH))
@@ -76,6 +82,9 @@ check_capture "from the background: resizing is refused" out_has MEDDLE:TIOCSWIN
 check_capture "from the background: flushing the input is refused" out_has MEDDLE:TCFLSH:1
 check_capture "from the background: setting CLOCAL is refused" out_has MEDDLE:TIOCSSOFTCAR:1
 check_capture "from the background: taking the foreground is refused" out_has MEDDLE:TIOCSPGRP:1
+check_capture "from the background: leaving the terminal's session is refused (setsid)" \
+  out_has MEDDLE:SETSID:1
+check_capture "from the background: ...and TIOCNOTTY" out_has MEDDLE:TIOCNOTTY:1
 check_capture "the user's job: echo still off, not non-blocking, not resized, CLOCAL as was, \
 in the foreground" out_has PROMPT:echo=False:nonblock=False:resized=False:clocal=False:foreground=True
 check "journal: the refused TCSETS is a syscall.deny naming it" \
@@ -92,7 +101,7 @@ capture as_user python3 "$PTY" type "$q </dev/null >/dev/null 2>&1 &" \
 prompt_line=$(printf '%s\n' "$OUT" | grep PROMPT: | tail -n1)
 OUT=$(cat "$WS/redirected.out" 2>/dev/null; echo "$prompt_line")
 check_capture "0-2 redirected, /dev/tty: echo, size, flush, CLOCAL, foreground all refused" \
-  sh -c 'for r in TCSETS TIOCSWINSZ TCFLSH TIOCSSOFTCAR TIOCSPGRP; do
+  sh -c 'for r in SETSID TIOCNOTTY TCSETS TIOCSWINSZ TCFLSH TIOCSSOFTCAR TIOCSPGRP; do
     printf "%s\n" "$1" | grep -qx "MEDDLE:$r:1" || exit 1; done' sh "$OUT"
 check_capture "0-2 redirected: the user's job's terminal is as it left it" \
   out_has PROMPT:echo=False:nonblock=False:resized=False:clocal=False:foreground=True
@@ -116,6 +125,8 @@ check_capture "foreground, 0-2 redirected: echo turned off through /dev/tty is b
 jail_argv -q --journal off -- python3 "$WS/.probe/meddle.py" 0
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" job "$q"
+check_capture "control, in the foreground: a session of its own can be made (setsid)" \
+  out_has MEDDLE:SETSID:OK
 check_capture "control, in the foreground: the terminal's settings can be changed" \
   out_has MEDDLE:TCSETS:OK
 check_capture "control, in the foreground: ...and its size" out_has MEDDLE:TIOCSWINSZ:OK

@@ -37,6 +37,23 @@ TEST_CASE("claude_code_run_settings names servers and per-project permissions, n
   CHECK_FALSE(claude_code_run_settings("[1, 2]").has_value());
   CHECK_FALSE(claude_code_run_settings("{broken").has_value());
   CHECK(settings("{}").empty());
+  // Trust and approvals count too.
+  const auto trust = settings(R"J({"bypassPermissionsModeAccepted": true,
+    "projects": {"/w/sub": {"hasTrustDialogAccepted": true}}})J");
+  CHECK(trust.count("bypassPermissionsModeAccepted"));
+  CHECK(trust.count("projects[/w/sub].hasTrustDialogAccepted"));
+}
+
+TEST_CASE("claude_code_run_settings refuses a name repeated in one object, at any depth") {
+  // JSON.parse keeps the last "mcpServers"; a first-wins reading would see none.
+  CHECK_FALSE(
+      claude_code_run_settings(R"J({"mcpServers": {}, "mcpServers": {"evil": {"command": "sh"}}})J")
+          .has_value());
+  CHECK_FALSE(claude_code_run_settings(
+                  R"J({"projects": {"/p": {"allowedTools": [], "allowedTools": ["Bash"]}}})J")
+                  .has_value());
+  CHECK_FALSE(claude_code_run_settings(R"J({"a": [{"x": 1, "x": 2}]})J").has_value());
+  CHECK(claude_code_run_settings(R"J({"a": {"x": 1}, "b": {"x": 2}})J").has_value());
 }
 
 TEST_CASE("claude_code_settings_changed: added, changed and removed settings, by name") {
