@@ -1,6 +1,7 @@
 #include "app_watched.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -62,6 +63,37 @@ std::optional<std::map<std::string, std::string>> claude_settings_in(
   return claude_code_run_settings(*text);
 }
 
+// The commands an interrupted rebase or cherry-pick left queued for git to
+// run at --continue: its todo list's exec (x) lines.
+std::vector<std::string> queued_commands(const std::string& state_dir) {
+  std::vector<std::string> out;
+  for (const char* todo : {"/git-rebase-todo", "/todo"}) {
+    const auto text = RealDisk().read_text(state_dir + todo, kMaxGitConfigBytes);
+    if (!text) continue;
+    std::size_t at = 0;
+    while (at < text->size()) {
+      std::size_t end = text->find('\n', at);
+      if (end == std::string::npos) end = text->size();
+      std::string line = text->substr(at, end - at);
+      at = end + 1;
+      line.erase(0, line.find_first_not_of(" \t"));
+      if (line.rfind("exec ", 0) == 0 || line.rfind("x ", 0) == 0 || line == "exec" ||
+          line.rfind("exec\t", 0) == 0 || line.rfind("x\t", 0) == 0)
+        out.push_back(line);
+    }
+  }
+  return out;
+}
+
+bool is_sequencer_state(const std::string& path) {
+  for (const char* name : {"/rebase-merge", "/rebase-apply", "/sequencer"}) {
+    const std::string_view n(name);
+    if (path.size() >= n.size() && path.compare(path.size() - n.size(), n.size(), n) == 0)
+      return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths,
@@ -76,6 +108,9 @@ WatchedPaths::WatchedPaths(const std::vector<WatchedPath>& paths,
   for (const auto& p : paths_)
     if (looks_like_git_config(p.path)) git_settings_before_[p.path] = git_settings_of(p.path);
   for (const auto& c : claude_.state_files) claude_before_[c.path] = claude_state_text(c.path);
+  for (const auto& root : link_roots_)
+    if (RealDisk().kind(root.path + "/HEAD") == FileKind::kFile)
+      submodules_before_[root.path] = submodule_git_dirs(RealDisk(), root.path);
 }
 
 // What a changed git config file now makes git run that it did not before.
@@ -109,6 +144,7 @@ void WatchedPaths::report(JournalSink* journal) {
   if (!link_roots_.empty()) report_new_links(journal);
   if (!claude_.state_files.empty()) report_claude_settings(journal);
   report_claude_memory(journal);
+  report_new_submodules(journal);
 }
 
 // Claude Code keeps a project's memory in ~/.claude/projects/<project>/memory
@@ -208,12 +244,22 @@ void WatchedPaths::report_changes(JournalSink* journal) {
     log::warn("the command {} '{}'{}: {}{}; inspect it before anything on the host uses it",
               what ? what : "changed what is under", watched.path, more, watched.why,
               rule.empty() ? "" : " (" + rule + ")");
-    const std::vector<std::string> added = git_settings_added(watched.path);
+    const std::vector<std::string> added = is_sequencer_state(watched.path)
+                                               ? queued_commands(watched.path)
+                                               : git_settings_added(watched.path);
     // The setting is the command's text: shown escaped (it could hold
     // terminal controls) and without secrets, as the journal shows it.
-    for (const auto& setting : added)
-      log::warn("'{}' now sets {}: git on the host would run it (or read more config from it)",
-                watched.path, display_safe(redactor_.redact(setting)));
+    const bool queued = is_sequencer_state(watched.path);
+    for (const auto& setting : added) {
+      if (queued)
+        log::warn(
+            "'{}' queues '{}': git on the host runs it when the rebase or cherry-pick is "
+            "continued",
+            watched.path, display_safe(redactor_.redact(setting)));
+      else
+        log::warn("'{}' now sets {}: git on the host would run it (or read more config from it)",
+                  watched.path, display_safe(redactor_.redact(setting)));
+    }
     if (journal) journal->watched_changed(watched.path, rule, change, watched.why, entries, added);
   }
 }
@@ -252,6 +298,42 @@ void WatchedPaths::report_new_links(JournalSink* journal) {
     if (journal)
       journal->links_added(root.path, root.where.str(), root.why, paths, targets, found.unreadable,
                            !found.truncated);
+  }
+}
+
+// A submodule's git directory made during the session, or one whose config
+// changed: `git status` at the top runs git there, with that config and its
+// hooks (known ones are protected at the start: git_protect.h).
+void WatchedPaths::report_new_submodules(JournalSink* journal) {
+  for (const auto& [git_dir, before] : submodules_before_) {
+    std::string rule;
+    for (const auto& r : link_roots_)
+      if (r.path == git_dir) rule = r.where.str();
+    for (const std::string& dir : submodule_git_dirs(RealDisk(), git_dir)) {
+      const bool made = std::find(before.begin(), before.end(), dir) == before.end();
+      struct stat st;
+      const bool config_changed =
+          ::lstat((dir + "/config").c_str(), &st) == 0 &&
+          (st.st_ctim.tv_sec > start_.tv_sec ||
+           (st.st_ctim.tv_sec == start_.tv_sec && st.st_ctim.tv_nsec >= start_.tv_nsec));
+      if (!made && !config_changed) continue;
+      const std::vector<std::string> settings = git_settings_of(dir + "/config");
+      std::string listed;
+      for (const auto& x : settings) listed += (listed.empty() ? "" : ", ") + x;
+      reset_terminal_for_warnings();
+      log::warn(
+          "the command {} the submodule git directory '{}'{}: `git status` at the top of the "
+          "repository runs git there, with its config and hooks; inspect it before running git "
+          "on the host",
+          made ? "made" : "changed the config of", dir,
+          listed.empty() ? ""
+                         : " (its config sets " + display_safe(redactor_.redact(listed)) + ")");
+      if (journal)
+        journal->watched_changed(dir, rule, made ? "created" : "changed",
+                                 "a submodule's git directory: git at the top runs its config "
+                                 "and hooks",
+                                 {dir + "/config"}, settings);
+    }
   }
 }
 

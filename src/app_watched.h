@@ -52,6 +52,7 @@ class WatchedPaths {
   void report_new_links(JournalSink* journal);
   void report_claude_settings(JournalSink* journal);
   void report_claude_memory(JournalSink* journal);
+  void report_new_submodules(JournalSink* journal);
 
   std::vector<WatchedPath> paths_;
   std::vector<WatchedPath> link_roots_;
@@ -63,6 +64,10 @@ class WatchedPaths {
   // For each Claude Code state file, its text at the start (nullopt:
   // missing or unreadable), parsed only at the end: it holds the history of
   // every project, megabytes that would slow the start.
+  // For each git directory among the link roots, its submodules' git
+  // directories at the start: one made since, or whose config changed, runs
+  // on the host's next `git status` at the top.
+  std::map<std::string, std::vector<std::string>> submodules_before_;
   ClaudeWatch claude_;
   std::map<std::string, std::optional<std::string>> claude_before_;
   Redactor redactor_;

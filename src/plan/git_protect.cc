@@ -44,6 +44,12 @@ constexpr const char* kNamedGitDirWhy =
 constexpr const char* kLinksWhy =
     "git on the host writes through a symbolic link in its own directory (the reflog is "
     "appended to, COMMIT_EDITMSG and FETCH_HEAD rewritten), to wherever it leads";
+// An interrupted rebase, cherry-pick or revert: its todo list may queue
+// `exec` lines, which git runs through the shell at --continue.
+constexpr const char* kSequencerDirs[] = {"rebase-merge", "rebase-apply", "sequencer"};
+constexpr const char* kSequencerWhy =
+    "git on the host runs what an interrupted rebase, cherry-pick or revert left queued (its "
+    "exec lines) when you continue it";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
@@ -77,7 +83,7 @@ std::vector<std::pair<std::string, std::string>> config_files(const std::string&
 }
 
 // The git directories of the submodules under git_dir/modules.
-std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir) {
+std::vector<std::string> submodule_dirs_under(const Disk& disk, const std::string& git_dir) {
   std::vector<std::string> found;
   std::vector<std::string> pending = {git_dir + "/modules"};
   std::size_t seen = 0;
@@ -539,7 +545,7 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
                             protect, scanner);
       continue;
     }
-    const std::vector<std::string> submodules = submodule_git_dirs(disk, git_dir);
+    const std::vector<std::string> submodules = submodule_dirs_under(disk, git_dir);
     for (const std::string& sub : submodules) {
       for (const auto& [leaf, leaf_where] : leaves) protect.keep(sub + leaf, leaf_where);
       // Every directory from .git down to it: modules, modules/a, ...
@@ -559,6 +565,8 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     for (const std::string& dir : dirs) {
       for (const char* redirect : kRedirects)
         protect.keep_or_watch(dir + "/" + redirect, where, kRedirectWhy);
+      for (const char* state : kSequencerDirs)
+        protect.watch(dir + "/" + state, where, kSequencerWhy);
       // An existing commondir: where it points, git finds config and hooks.
       const std::string common = pointed_dir(disk, dir + "/commondir", dir, "");
       if (common != git_dir)
@@ -583,6 +591,10 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     }
   }
   return protect.take();
+}
+
+std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir) {
+  return submodule_dirs_under(disk, git_dir);
 }
 
 }  // namespace aj

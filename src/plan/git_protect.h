@@ -75,6 +75,10 @@ std::vector<GitConfigEntry> git_config_entries(const std::string& config);
 // subsection), in file order.
 std::vector<std::string> git_code_settings(const std::string& config);
 
+// The git directories of the submodules under git_dir/modules (nested ones
+// included), found by their HEAD.
+std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir);
+
 // Whether path names a git config file: config or config.worktree in a git
 // directory, or a file named .gitconfig*.
 bool looks_like_git_config(const std::string& path);

@@ -379,9 +379,11 @@ TEST_CASE("what the jail cannot keep read-only is watched") {
     auto w = watched(*r.plan);
     std::sort(w.begin(), w.end());
     // hooks and config are bound, but .git/x above them could be renamed;
-    // and the top could be made a repository of its own (HEAD, config, ...).
+    // and the top could be made a repository of its own (HEAD, config, ...);
+    // an interrupted rebase or cherry-pick left behind queues commands.
     CHECK(w == std::vector<std::string>{g + "/commondir", g + "/config", g + "/config.worktree",
-                                        g + "/hooks", "/home/u/proj/HEAD"});
+                                        g + "/hooks", g + "/rebase-apply", g + "/rebase-merge",
+                                        g + "/sequencer", "/home/u/proj/HEAD"});
     CHECK(r.plan->watched[0].where.str() == "p.toml:3:1");
     CHECK(r.plan->landlock.not_enforced.empty());
   }

@@ -1,0 +1,50 @@
+#!/bin/bash
+# Two more places in .git that make git on the host run what the command
+# left, reported when the session ends: an interrupted rebase's todo list
+# (git runs its `exec` lines at --continue) and a submodule git directory
+# made under .git/modules (`git status` at the top runs its core.fsmonitor).
+# Each is named (fs.changed, with the queued command or the setting); an
+# ordinary commit says nothing.
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v git >/dev/null || die "git is needed"
+command -v python3 >/dev/null || die "python3 is needed"
+
+g() { as_user git -c user.name=t -c user.email=t@t.invalid "$@"; }
+g init -q "$WS" && g -C "$WS" commit -q --allow-empty -m top || die "git failed"
+
+# "CHANGED <path>|<change>|<settings joined by ;>" per fs.changed event.
+changes() {
+  python3 - "$1" <<'PY'
+import json, sys
+for line in open(sys.argv[1]):
+    e = json.loads(line)
+    if e.get("event") == "fs.changed":
+        print("CHANGED %s|%s|%s" % (e.get("path"), e.get("change"),
+                                  ";".join(e.get("git_settings_added", []))))
+PY
+}
+
+capture jail --journal "$RUN/commit.jsonl" -- git -c user.name=t -c user.email=t@t.invalid \
+  commit -q --allow-empty -m inside
+check_capture "control: a commit in the jail works" rc_is 0
+OUT=$(changes "$RUN/commit.jsonl") ERR="" RC=0
+check_capture "control: an ordinary commit is not reported" [ -z "$OUT" ]
+
+marker=$RUN/ran-$(unique_token)
+capture jail --journal "$RUN/state.jsonl" -- sh -c "
+mkdir -p .git/rebase-merge && printf 'pick 0000000 x\nexec touch $marker\n' > .git/rebase-merge/git-rebase-todo
+mkdir -p .git/modules/evil && git init -q --bare .git/modules/evil &&
+git --git-dir=.git/modules/evil config core.fsmonitor 'touch $marker; false' && echo PLANTED"
+check_capture "the command planted both" out_has_line PLANTED
+check_capture "the queued command is named on stderr" err_matches "queues 'exec touch $marker'"
+check_capture "the submodule git directory is named on stderr, with its setting" \
+  err_matches "submodule git directory '$WS/.git/modules/evil' \(its config sets core.fsmonitor"
+OUT=$(changes "$RUN/state.jsonl") ERR="" RC=0
+check_capture "journal: the rebase state, created, with the queued command" \
+  out_has_line "CHANGED $WS/.git/rebase-merge|created|exec touch $marker"
+check_capture "journal: the submodule git directory, created, with core.fsmonitor" \
+  out_has_line "CHANGED $WS/.git/modules/evil|created|core.fsmonitor = touch $marker; false"
+check "nothing ran the planted command inside" [ ! -e "$marker" ]
+finish
