@@ -8,11 +8,7 @@
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
-command -v git >/dev/null || die "git is needed"
-command -v python3 >/dev/null || die "python3 is needed"
-
-g() { as_user git -c user.name=t -c user.email=t@t.invalid "$@"; }
-g init -q "$WS" && g -C "$WS" commit -q --allow-empty -m top || die "git failed"
+git_workspace
 
 # "CHANGED <path>|<change>|<settings joined by ;>" per fs.changed event.
 changes() {

@@ -372,3 +372,12 @@ aj_setup() {
     skip "agentjail refuses to run with neither user namespaces nor Landlock (AJ_TEST_LANDLOCK_ABI=0)"
   fi
 }
+
+# git_workspace: git and python3 are needed; g runs git as the test user with
+# an identity; the workspace becomes a repository with one commit.
+git_workspace() {
+  command -v git >/dev/null || die "git is needed"
+  command -v python3 >/dev/null || die "python3 is needed"
+  g() { as_user git -c user.name=t -c user.email=t@t.invalid "$@"; }
+  g init -q "$WS" && g -C "$WS" commit -q --allow-empty -m top || die "git failed"
+}
