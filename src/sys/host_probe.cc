@@ -108,6 +108,14 @@ Result<HostFacts> probe_host(char** environ_ptr) {
   if (home == nullptr || *home == '\0')
     if (struct passwd* pw = ::getpwuid(f.uid)) pw_home = pw->pw_dir ? pw->pw_dir : "";
   f.home = env_or("HOME", pw_home.empty() ? "/" : pw_home);
+  // Where the home really is: reached through a link (Fedora Atomic's
+  // /home -> var/home, a HOME of the user's making), "~/.ssh" would name a
+  // path the jail's mounts do not see, and a workspace in the home would not
+  // be recognised as the home (getcwd gives the real path).
+  if (char* real = ::realpath(f.home.c_str(), nullptr)) {
+    f.home = real;
+    std::free(real);
+  }
   char cwd[PATH_MAX];
   if (!::getcwd(cwd, sizeof cwd)) return sys_error("getcwd", "", errno);
   f.cwd = cwd;
