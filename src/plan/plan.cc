@@ -453,6 +453,7 @@ SeccompOptions builtin_seccomp_options(const Plan& plan) {
   o.guard_other_processes = !plan.user_namespace;
   o.guard_signals = signals_unconfined(plan);
   o.no_host_ipc = !plan.user_namespace;
+  o.tcp_port_rules = !plan.landlock.ports.empty();
   return o;
 }
 

@@ -150,6 +150,12 @@ ArgFilter socket_filter(const SeccompOptions& o) {
     f.complement.push_back({{cmp(0, ArgOp::kEq, AF_NETLINK), cmp(2, ArgOp::kEq, NETLINK_ROUTE)}});
     f.deny.push_back({{cmp(0, ArgOp::kEq, AF_NETLINK), cmp(2, ArgOp::kNe, NETLINK_ROUTE)}});
   }
+  // Multipath TCP (IPPROTO_MPTCP) goes around Landlock's TCP port rules;
+  // refused whatever the family (callers such as Go fall back to TCP). The
+  // protocol is an int: its low half is what the kernel reads.
+  constexpr std::uint32_t kMptcp = 262;
+  for (const ArgRule& r : rules_low32_in(2, {kMptcp})) f.deny.push_back(r);
+  f.complement = rules_and(f.complement, rules_low32_outside(2, {kMptcp}));
   return f;
 }
 
@@ -456,6 +462,15 @@ std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options) {
   out.push_back({"unshare", EPERM, rules_any_bit(0, kUnshareNamespaceFlags),
                  rules_no_bit(0, kUnshareNamespaceFlags), "no new namespaces"});
   out.push_back(socket_filter(options));
+  // TCP Fast Open connects from sendto/sendmsg without connect(2), where
+  // Landlock checks the port.
+  if (options.tcp_port_rules)
+    for (auto [syscall, flags_arg] :
+         {std::pair{"sendto", 3U}, std::pair{"sendmsg", 2U}, std::pair{"sendmmsg", 3U}})
+      out.push_back({syscall, EPERM, rules_any_bit(flags_arg, MSG_FASTOPEN),
+                     rules_no_bit(flags_arg, MSG_FASTOPEN),
+                     "no TCP Fast Open (MSG_FASTOPEN) while TCP port rules are in force: it "
+                     "connects without connect(2), where Landlock checks the port"});
   out.push_back(fcntl_filter(options.guard_signals));
   out.push_back(socketpair_filter(options));
   if (options.no_unix_sockets && options.no_inet_sockets) {

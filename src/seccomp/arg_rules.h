@@ -104,6 +104,9 @@ struct SeccompOptions {
   // whose target no filter can read, answers ENOSYS.
   bool guard_signals = false;
   std::int32_t protected_pgid = 0;  // 0: none
+  // Landlock's TCP port rules are in force: a TCP Fast Open send
+  // (MSG_FASTOPEN), which connects without connect(2), is refused.
+  bool tcp_port_rules = false;
 };
 
 std::vector<ArgFilter> baseline_arg_filters(const SeccompOptions& options);

@@ -1,7 +1,8 @@
 #!/bin/bash
 # With the host network and `[network] tcp_connect = [PORT]`, a TCP connect to
 # PORT works and one to any other port is refused (Landlock, ABI >= 4), while
-# both work without the jail. Two listeners on 127.0.0.1 are the targets.
+# both work without the jail; so are a Multipath TCP connect and a TCP Fast
+# Open send to it. Two listeners on 127.0.0.1 are the targets.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -59,5 +60,39 @@ check_capture "the jailed probe ran (exit 0)" rc_is 0
 check_capture "inside: the granted port $allowed is reachable" out_has_line "CONNECT:$allowed:OK"
 check_capture "inside: the other port $denied is refused" out_has "CONNECT:$denied:E"
 check_capture "inside: ... with EACCES (Landlock), not a timeout" out_has_line "CONNECT:$denied:EACCES"
+
+# Ways around connect(2)'s check: a Multipath TCP socket, and a TCP Fast Open
+# send, which connects from sendto. Control: both reach the port without the
+# jail (where the kernel has them).
+around='
+import errno, socket, sys
+port = int(sys.argv[1])
+def attempt(name, f):
+    try:
+        f()
+        print("AROUND:%s:OK" % name)
+    except OSError as e:
+        print("AROUND:%s:%s" % (name, errno.errorcode.get(e.errno, str(e))))
+def mptcp():
+    s = socket.socket(socket.AF_INET, socket.SOCK_STREAM, 262)
+    s.settimeout(3)
+    s.connect(("127.0.0.1", port))
+def fastopen():  # blocking: a timeout would make it EINPROGRESS
+    s = socket.socket()
+    s.sendto(b"x", 0x20000000, ("127.0.0.1", port))
+attempt("mptcp", mptcp)
+attempt("fastopen", fastopen)
+'
+capture as_user "$PY" -c "$around" "$denied"
+control=$OUT
+capture jail --profile itest-port -- "$PY" -c "$around" "$denied"
+check_capture "the jailed probe ran (exit 0)" rc_is 0
+for way in mptcp fastopen; do
+  if printf '%s\n' "$control" | grep -qx "AROUND:$way:OK"; then
+    check_capture "inside: $way to port $denied is refused" out_lacks "AROUND:$way:OK"
+  else
+    note "control: $way does not reach the port without the jail here; its check is vacuous"
+  fi
+done
 
 finish

@@ -72,7 +72,8 @@ std::vector<SeccompOptions> option_sets() {
                          .guard_truncate = no_unix && group,
                          .guard_other_processes = no_unix && all,
                          .no_host_ipc = no_unix && !group,
-                         .guard_signals = all});
+                         .guard_signals = all,
+                         .tcp_port_rules = group});
         }
       }
     }
