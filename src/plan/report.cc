@@ -188,9 +188,13 @@ class Builder {
     std::string mode = s.default_action && s.default_action->value == SeccompDefault::kDeny
                            ? "default deny (allowlist)"
                            : "default allow";
-    std::string denied;
+    std::string denied, allowed;
     for (const auto& d : s.deny) denied += (denied.empty() ? "" : " ") + d.value;
-    add("syscalls", mode + (denied.empty() ? "" : "; denied: " + denied), {"seccomp"},
+    for (const auto& a : s.allow) allowed += (allowed.empty() ? "" : " ") + a.value;
+    // An allowed call wins over a group denied here (a call named in both
+    // lists is denied): said, or the denied list would claim too much.
+    if (!allowed.empty()) allowed = "; allowed, over any group denied: " + allowed;
+    add("syscalls", mode + (denied.empty() ? "" : "; denied: " + denied) + allowed, {"seccomp"},
         s.default_action ? where_of(s.default_action->where) : "built in");
     add("syscalls",
         "always denied: namespace creation, TIOCSTI/TIOCLINUX, non-native ABIs (killed), "

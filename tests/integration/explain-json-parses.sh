@@ -46,6 +46,18 @@ check_capture "explain --json names the environment's variables (names only)" \
   out_has_line 'env[0]="AGENTJAIL"'
 check_capture "explain --json lists a watched path" any_matches '^watched\[0\]\.path="'
 
+# A call allowed by name wins over a group denied: explain says so (the
+# denied list alone claimed kcmp denied).
+write_profile itest-allow <<'TOML'
+[profile]
+extends = ["default"]
+[seccomp]
+allow = ["kcmp"]
+TOML
+capture aj explain --profile-dir "$PROFILES" --profile itest-allow
+check_capture "explain names a call allowed over a denied group" \
+  any_matches "allowed, over any group denied: kcmp"
+
 capture aj explain --profile-dir "$PROFILES" --json --net host
 OUT=$(printf '%s' "$OUT" | "$PY" "$flat")
 check_capture "explain --json --net host: the CLI override shows" any_matches '^[^=]*net[^=]*="host"$'
