@@ -177,10 +177,14 @@ class Builder {
       add("unix sockets", "none (socketpair only)", {"seccomp (socket families)"}, "built in",
           "no mount or network namespace would hide the host's (D-Bus, docker.sock, X11), and "
           "Landlock does not govern connect()");
+    // Landlock's port rules are TCP's only; Multipath TCP and TCP Fast Open,
+    // which would go around them, are refused by seccomp.
+    const char* kTcpOnly = "TCP only: UDP (and ICMP) to any port is not restricted";
     for (const auto& p : n.tcp_connect)
-      add("tcp connect", fmt::format("port {}", p.value), {landlock()}, where_of(p.where));
+      add("tcp connect", fmt::format("port {}", p.value), {landlock()}, where_of(p.where),
+          kTcpOnly);
     for (const auto& p : n.tcp_bind)
-      add("tcp bind", fmt::format("port {}", p.value), {landlock()}, where_of(p.where));
+      add("tcp bind", fmt::format("port {}", p.value), {landlock()}, where_of(p.where), kTcpOnly);
   }
 
   void syscalls() {

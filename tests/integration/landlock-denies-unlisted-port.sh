@@ -87,6 +87,8 @@ capture as_user "$PY" -c "$around" "$denied"
 control=$OUT
 capture jail --profile itest-port -- "$PY" -c "$around" "$denied"
 check_capture "the jailed probe ran (exit 0)" rc_is 0
+capture aj explain --profile-dir "$PROFILES" --profile itest-port
+check_capture "explain: the port rule says it is TCP only" any_matches "TCP only: UDP"
 for way in mptcp fastopen; do
   if printf '%s\n' "$control" | grep -qx "AROUND:$way:OK"; then
     check_capture "inside: $way to port $denied is refused" out_lacks "AROUND:$way:OK"
