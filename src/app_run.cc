@@ -206,7 +206,7 @@ bool is_userns_refusal(const Error& e) {
 }
 
 // What Claude Code reads back later that the command may write (the claude
-// profile): its state file and its projects' memory (app_watched.h).
+// profile): its state file and its memory (app_watched.h).
 ClaudeWatch claude_watch(const Plan& plan, const std::string& home) {
   ClaudeWatch w;
   w.workspace = plan.workspace;
@@ -221,12 +221,12 @@ ClaudeWatch claude_watch(const Plan& plan, const std::string& home) {
   if (const AccessDecision d = writable(home + "/.claude/agent-memory/a/MEMORY.md"); d.allowed)
     w.memory_dirs.push_back({home + "/.claude/agent-memory", SourceLoc{d.rule, 0, 0}, memory_why});
   const std::string state = home + "/.claude.json";
-  if (const AccessDecision d = check_open(plan, state, true); d.allowed)
+  if (const AccessDecision d = writable(state); d.allowed)
     w.state_files.push_back({state, SourceLoc{d.rule, 0, 0},
                              "Claude Code on the host runs the MCP servers named there, and "
                              "lets the tools allowed there run unasked"});
   const std::string projects = home + "/.claude/projects";
-  if (const AccessDecision d = check_open(plan, projects + "/p/memory/MEMORY.md", true); d.allowed)
+  if (const AccessDecision d = writable(projects + "/p/memory/MEMORY.md"); d.allowed)
     w.projects_dirs.push_back({projects, SourceLoc{d.rule, 0, 0},
                                "Claude Code follows a project's memory as instructions in its "
                                "later sessions there"});

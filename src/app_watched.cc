@@ -1,6 +1,5 @@
 #include "app_watched.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,7 +12,6 @@
 #include "plan/git_protect.h"
 #include "policy/variables.h"
 #include "supervise/new_links.h"
-#include "sys/dir_entries.h"
 #include "sys/host_probe.h"
 
 namespace aj {
@@ -38,19 +36,11 @@ std::vector<std::string> git_settings_of(const std::string& path) {
 // is not compared (and that is said).
 constexpr std::size_t kMaxClaudeStateBytes = 64 * 1024 * 1024;
 
-// The names in a directory (a link is not followed): none when it cannot be
-// listed.
-std::vector<std::string> directory_entries(const std::string& path) {
-  const int fd = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return {};
-  DIR* dir = ::fdopendir(fd);
-  if (!dir) {
-    ::close(fd);
-    return {};
-  }
-  std::vector<std::string> names = entry_names(dir);
-  ::closedir(dir);
-  return names;
+// "a, b, c", for the warnings.
+std::string comma_joined(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& item : items) out += (out.empty() ? "" : ", ") + item;
+  return out;
 }
 
 std::optional<std::string> claude_state_text(const std::string& path) {
@@ -77,9 +67,8 @@ std::vector<std::string> queued_commands(const std::string& state_dir) {
       std::string line = text->substr(at, end - at);
       at = end + 1;
       line.erase(0, line.find_first_not_of(" \t"));
-      if (line.rfind("exec ", 0) == 0 || line.rfind("x ", 0) == 0 || line == "exec" ||
-          line.rfind("exec\t", 0) == 0 || line.rfind("x\t", 0) == 0)
-        out.push_back(line);
+      const std::string command = line.substr(0, line.find_first_of(" \t"));
+      if (command == "exec" || command == "x") out.push_back(line);
     }
   }
   return out;
@@ -162,8 +151,7 @@ void WatchedPaths::report_claude_memory(JournalSink* journal) {
     }
     if (written.empty() && all) return;
     reset_terminal_for_warnings();
-    std::string names;
-    for (const auto& w : written) names += (names.empty() ? "" : ", ") + w;
+    const std::string names = comma_joined(written);
     log::warn(
         "the command wrote Claude Code's memory, which Claude Code follows as instructions in "
         "later sessions: {}{}; read it before Claude Code runs outside the jail",
@@ -174,7 +162,9 @@ void WatchedPaths::report_claude_memory(JournalSink* journal) {
   };
   for (const auto& projects : claude_.projects_dirs) {
     std::vector<std::string> dirs;
-    for (const auto& name : directory_entries(projects.path))
+    // A link in place of the directory is listed, but the walks beneath
+    // follow none: what lies there is named as not listed.
+    for (const auto& name : RealDisk().list_dir(projects.path))
       dirs.push_back(projects.path + "/" + name + "/memory");
     report(projects, dirs);
   }
@@ -208,8 +198,7 @@ void WatchedPaths::report_claude_settings(JournalSink* journal) {
     });
     if (changed.empty()) continue;
     reset_terminal_for_warnings();
-    std::string names;
-    for (const auto& c : changed) names += (names.empty() ? "" : ", ") + c;
+    const std::string names = comma_joined(changed);
     // The names are partly the command's text (server names, paths).
     log::warn(
         "the command changed what Claude Code runs or allows in its later sessions in '{}': {}; "
@@ -244,12 +233,11 @@ void WatchedPaths::report_changes(JournalSink* journal) {
     log::warn("the command {} '{}'{}: {}{}; inspect it before anything on the host uses it",
               what ? what : "changed what is under", watched.path, more, watched.why,
               rule.empty() ? "" : " (" + rule + ")");
-    const std::vector<std::string> added = is_sequencer_state(watched.path)
-                                               ? queued_commands(watched.path)
-                                               : git_settings_added(watched.path);
+    const bool queued = is_sequencer_state(watched.path);
+    const std::vector<std::string> added =
+        queued ? queued_commands(watched.path) : git_settings_added(watched.path);
     // The setting is the command's text: shown escaped (it could hold
     // terminal controls) and without secrets, as the journal shows it.
-    const bool queued = is_sequencer_state(watched.path);
     for (const auto& setting : added) {
       if (queued)
         log::warn(
@@ -313,13 +301,10 @@ void WatchedPaths::report_new_submodules(JournalSink* journal) {
       const bool made = std::find(before.begin(), before.end(), dir) == before.end();
       struct stat st;
       const bool config_changed =
-          ::lstat((dir + "/config").c_str(), &st) == 0 &&
-          (st.st_ctim.tv_sec > start_.tv_sec ||
-           (st.st_ctim.tv_sec == start_.tv_sec && st.st_ctim.tv_nsec >= start_.tv_nsec));
+          ::lstat((dir + "/config").c_str(), &st) == 0 && at_or_after(st.st_ctim, start_);
       if (!made && !config_changed) continue;
       const std::vector<std::string> settings = git_settings_of(dir + "/config");
-      std::string listed;
-      for (const auto& x : settings) listed += (listed.empty() ? "" : ", ") + x;
+      const std::string listed = comma_joined(settings);
       reset_terminal_for_warnings();
       log::warn(
           "the command {} the submodule git directory '{}'{}: `git status` at the top of the "

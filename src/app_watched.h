@@ -61,14 +61,14 @@ class WatchedPaths {
   // For each watched git config file (plan/git_protect.h), the settings that
   // run code it held before the command started.
   std::map<std::string, std::vector<std::string>> git_settings_before_;
-  // For each Claude Code state file, its text at the start (nullopt:
-  // missing or unreadable), parsed only at the end: it holds the history of
-  // every project, megabytes that would slow the start.
   // For each git directory among the link roots, its submodules' git
   // directories at the start: one made since, or whose config changed, runs
   // on the host's next `git status` at the top.
   std::map<std::string, std::vector<std::string>> submodules_before_;
   ClaudeWatch claude_;
+  // For each Claude Code state file, its text at the start (nullopt:
+  // missing or unreadable), parsed only at the end: it holds the history of
+  // every project, megabytes that would slow the start.
   std::map<std::string, std::optional<std::string>> claude_before_;
   Redactor redactor_;
   bool reported_ = false;

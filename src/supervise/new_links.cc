@@ -14,10 +14,6 @@
 namespace aj {
 namespace {
 
-bool not_older(const struct timespec& t, const struct timespec& since) {
-  return t.tv_sec > since.tv_sec || (t.tv_sec == since.tv_sec && t.tv_nsec >= since.tv_nsec);
-}
-
 // A directory, opened by its whole path with no link followed on the way
 // (after the session nothing in the jail runs, but the walk never trusts a
 // path it did not check).
@@ -48,7 +44,7 @@ class LinkWalk {
     struct stat st;
     if (::lstat(root.c_str(), &st) != 0) return;  // missing: nothing there
     if (S_ISLNK(st.st_mode) || (files_ && S_ISREG(st.st_mode))) {
-      if (not_older(st.st_ctim, since_))
+      if (at_or_after(st.st_ctim, since_))
         out_.links.push_back({root, target_of(AT_FDCWD, root.c_str())});
       return;
     }
@@ -97,15 +93,15 @@ class LinkWalk {
       }
       const std::string path = dir.path + "/" + name;
       if (S_ISLNK(st.st_mode)) {
-        if (dir.fresh || not_older(st.st_ctim, since_))
+        if (dir.fresh || at_or_after(st.st_ctim, since_))
           out_.links.push_back({path, target_of(::dirfd(d), e->d_name)});
       } else if (files_ && S_ISREG(st.st_mode)) {
-        if (dir.fresh || not_older(st.st_ctim, since_)) out_.links.push_back({path, {}});
+        if (dir.fresh || at_or_after(st.st_ctim, since_)) out_.links.push_back({path, {}});
       } else if (S_ISDIR(st.st_mode)) {
         if (path.size() >= kMaxLinkWalkPath)
           out_.truncated = true;
         else
-          stack.push_back({path, dir.fresh || not_older(st.st_ctim, since_)});
+          stack.push_back({path, dir.fresh || at_or_after(st.st_ctim, since_)});
       }
     }
     ::closedir(d);
@@ -119,6 +115,10 @@ class LinkWalk {
 };
 
 }  // namespace
+
+bool at_or_after(const struct timespec& t, const struct timespec& since) {
+  return t.tv_sec > since.tv_sec || (t.tv_sec == since.tv_sec && t.tv_nsec >= since.tv_nsec);
+}
 
 NewLinks find_new_links(const std::string& root, const struct timespec& since,
                         std::size_t max_entries) {

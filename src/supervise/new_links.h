@@ -47,6 +47,9 @@ NewLinks find_new_links(const std::string& root, const struct timespec& since,
 NewLinks find_new_files_and_links(const std::string& root, const struct timespec& since,
                                   std::size_t max_entries = kMaxLinkWalkEntries);
 
+// Whether the time t (a ctime) is not older than since.
+bool at_or_after(const struct timespec& t, const struct timespec& since);
+
 // The file system's clock (coarse), a little earlier, for `since`: a link
 // made right after the session started must not look older than it.
 struct timespec link_walk_start_time();

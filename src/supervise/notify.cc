@@ -213,8 +213,9 @@ bool NotifyHandler::handle_one() {
   // opens) get its answer first: continuing them must never skip a refusal.
   const std::uint32_t action = verdict & SECCOMP_RET_ACTION_FULL;
   if (terminal_guard_ && TerminalGuard::handles(data.nr, data.args)) {
-    // TIOCSPGRP is refused by the filter, setpgid notified: let through
-    // unless the terminal or group is another job's (terminal_guard.h).
+    // The terminal's ioctls are refused by the filter, setpgid and setsid
+    // notified: let through unless the terminal or group is another job's
+    // (terminal_guard.h).
     const int err = terminal_guard_->check(pid, data.nr, data.args);
     resp->flags = err == 0 ? SECCOMP_USER_NOTIF_FLAG_CONTINUE : 0;
     resp->error = -err;
