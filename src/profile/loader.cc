@@ -111,7 +111,8 @@ LoadResult load_policy(std::string_view name_or_path, const std::vector<SearchDi
   result.diagnostics = load_chain(name_or_path, search, is_known_syscall_or_group, &layers);
   if (!result.diagnostics.empty()) return result;
   layers.insert(layers.end(), extra_layers.begin(), extra_layers.end());
-  result.policy = merge_layers(layers);
+  Policy merged = merge_layers(layers, &result.diagnostics);
+  if (result.diagnostics.empty()) result.policy = std::move(merged);
   return result;
 }
 
@@ -119,7 +120,10 @@ std::vector<Diagnostic> check_profile(std::string_view name_or_path,
                                       const std::vector<SearchDir>& search,
                                       const NameValidator& is_known_syscall_or_group) {
   std::vector<ProfileLayer> layers;
-  return load_chain(name_or_path, search, is_known_syscall_or_group, &layers);
+  std::vector<Diagnostic> diags =
+      load_chain(name_or_path, search, is_known_syscall_or_group, &layers);
+  if (diags.empty()) merge_layers(layers, &diags);  // removals that match nothing
+  return diags;
 }
 
 }  // namespace aj

@@ -27,13 +27,15 @@ struct LoadResult {
 // directory. A cycle or a missing parent is reported at the `extends` entry.
 // Diagnostics are grouped per file, the named profile first, then its parents
 // in the order they were reached; a file's own are sorted by position.
-// extra_layers are merged last, in order (the command line).
+// extra_layers are merged last, in order (the command line). A "!" removal
+// that matches no inherited entry is a diagnostic too (profile/merge.h).
 LoadResult load_policy(std::string_view name_or_path, const std::vector<SearchDir>& search,
                        const std::vector<ProfileLayer>& extra_layers,
                        const NameValidator& is_known_syscall_or_group);
 
 // Everything `agentjail check PROFILE` reports: the diagnostics of loading the
-// profile and its whole chain (empty when it is valid).
+// profile and its whole chain, and its removals that match nothing (empty
+// when it is valid).
 std::vector<Diagnostic> check_profile(std::string_view name_or_path,
                                       const std::vector<SearchDir>& search,
                                       const NameValidator& is_known_syscall_or_group);

@@ -1,22 +1,65 @@
 #include "profile/merge.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 namespace aj {
 namespace {
 
-template <typename T>
-void merge_list(const ListEdit<T>& edit, std::vector<Item<T>>* out) {
-  if (edit.reset) out->clear();
-  for (const auto& r : edit.remove) {
-    std::erase_if(*out, [&](const Item<T>& e) { return e.value == r.value; });
-  }
-  for (const auto& a : edit.add) {
-    bool present =
-        std::any_of(out->begin(), out->end(), [&](const Item<T>& e) { return e.value == a.value; });
-    if (!present) out->push_back(a);
-  }
+// The spellings of one path that a removal may have meant: "~/" and
+// "${HOME}/" alike, no trailing or doubled '/'. Only for the hint.
+std::string loose_form(std::string v) {
+  if (v == "~" || v.starts_with("~/")) v = "${HOME}" + v.substr(1);
+  std::string out;
+  for (char c : v)
+    if (c != '/' || out.empty() || out.back() != '/') out += c;
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out;
 }
+
+std::string as_text(const std::string& v) { return v; }
+std::string as_text(std::uint16_t port) { return std::to_string(port); }
+
+// Unmatched removals are collected, not ignored: a removal that misses
+// its entry ("!~/.cache" against "${HOME}/.cache") leaves the grant in
+// place, and the jail would run with more than the profile says.
+class Merger {
+ public:
+  explicit Merger(std::vector<Diagnostic>* unmatched) : unmatched_(unmatched) {}
+
+  template <typename T>
+  void list(const char* key, const ListEdit<T>& edit, std::vector<Item<T>>* out) {
+    if (edit.reset) out->clear();
+    for (const auto& r : edit.remove) {
+      if (std::erase_if(*out, [&](const Item<T>& e) { return e.value == r.value; }) == 0)
+        note_unmatched(key, r, *out);
+    }
+    for (const auto& a : edit.add) {
+      bool present = std::any_of(out->begin(), out->end(),
+                                 [&](const Item<T>& e) { return e.value == a.value; });
+      if (!present) out->push_back(a);
+    }
+  }
+
+ private:
+  template <typename T>
+  void note_unmatched(const char* key, const Item<T>& removal, const std::vector<Item<T>>& list) {
+    if (!unmatched_) return;
+    const std::string value = as_text(removal.value);
+    std::string message = "'!" + value + "' in " + key +
+                          " removes nothing: no inherited entry is written '" + value +
+                          "' (entries are compared as written)";
+    for (const auto& e : list) {
+      if (loose_form(as_text(e.value)) != loose_form(value)) continue;
+      message += "; did you mean '!" + as_text(e.value) + "' (" + e.where.str() + ")?";
+      break;
+    }
+    unmatched_->push_back({removal.where, message});
+  }
+
+  std::vector<Diagnostic>* unmatched_;
+};
 
 template <typename T>
 void merge_scalar(const std::optional<Item<T>>& value, std::optional<Item<T>>* out) {
@@ -28,28 +71,28 @@ void merge_scalar(const std::optional<Item<T>>& value, Item<T>* out) {
   if (value) *out = *value;
 }
 
-void merge_filesystem(const ProfileLayer::Filesystem& in, FilesystemPolicy* out) {
+void merge_filesystem(const ProfileLayer::Filesystem& in, Merger& m, FilesystemPolicy* out) {
   merge_scalar(in.workspace, &out->workspace);
-  merge_list(in.read_only, &out->read_only);
-  merge_list(in.read_write, &out->read_write);
-  merge_list(in.exec, &out->exec);
-  merge_list(in.hide, &out->hide);
-  merge_list(in.tmpfs, &out->tmpfs);
-  merge_list(in.optional, &out->optional);
+  m.list("filesystem.read_only", in.read_only, &out->read_only);
+  m.list("filesystem.read_write", in.read_write, &out->read_write);
+  m.list("filesystem.exec", in.exec, &out->exec);
+  m.list("filesystem.hide", in.hide, &out->hide);
+  m.list("filesystem.tmpfs", in.tmpfs, &out->tmpfs);
+  m.list("filesystem.optional", in.optional, &out->optional);
 }
 
-void merge_network(const ProfileLayer::Network& in, NetworkPolicy* out) {
+void merge_network(const ProfileLayer::Network& in, Merger& m, NetworkPolicy* out) {
   merge_scalar(in.mode, &out->mode);
-  merge_list(in.allow, &out->allow);
+  m.list("network.allow", in.allow, &out->allow);
   merge_scalar(in.deny_private, &out->deny_private);
-  merge_list(in.tcp_connect, &out->tcp_connect);
-  merge_list(in.tcp_bind, &out->tcp_bind);
+  m.list("network.tcp_connect", in.tcp_connect, &out->tcp_connect);
+  m.list("network.tcp_bind", in.tcp_bind, &out->tcp_bind);
 }
 
-void merge_seccomp(const ProfileLayer::Seccomp& in, SeccompPolicy* out) {
+void merge_seccomp(const ProfileLayer::Seccomp& in, Merger& m, SeccompPolicy* out) {
   merge_scalar(in.default_action, &out->default_action);
-  merge_list(in.deny, &out->deny);
-  merge_list(in.allow, &out->allow);
+  m.list("seccomp.deny", in.deny, &out->deny);
+  m.list("seccomp.allow", in.allow, &out->allow);
   merge_scalar(in.action, &out->action);
   merge_scalar(in.errno_value, &out->errno_value);
 }
@@ -63,9 +106,9 @@ void merge_limits(const LimitsPolicy& in, LimitsPolicy* out) {
   merge_scalar(in.wall_time_ms, &out->wall_time_ms);
 }
 
-void merge_environment(const ProfileLayer::Environment& in, EnvironmentPolicy* out) {
-  merge_list(in.keep, &out->keep);
-  merge_list(in.pass, &out->pass);
+void merge_environment(const ProfileLayer::Environment& in, Merger& m, EnvironmentPolicy* out) {
+  m.list("environment.keep", in.keep, &out->keep);
+  m.list("environment.pass", in.pass, &out->pass);
   for (const auto& name : in.unset) out->set.erase(name.value);
   for (const auto& [name, value] : in.set) out->set.insert_or_assign(name, value);
 }
@@ -82,17 +125,18 @@ void merge_journal(const JournalPolicy& in, JournalPolicy* out) {
 
 }  // namespace
 
-Policy merge_layers(const std::vector<ProfileLayer>& layers) {
+Policy merge_layers(const std::vector<ProfileLayer>& layers, std::vector<Diagnostic>* unmatched) {
   Policy policy;
+  Merger m(unmatched);
   for (const ProfileLayer& layer : layers) {
     policy.chain.push_back(layer.file);
     if (layer.description) policy.description = layer.description->value;
-    merge_list(layer.require, &policy.require);
-    merge_filesystem(layer.filesystem, &policy.filesystem);
-    merge_network(layer.network, &policy.network);
-    merge_seccomp(layer.seccomp, &policy.seccomp);
+    m.list("profile.require", layer.require, &policy.require);
+    merge_filesystem(layer.filesystem, m, &policy.filesystem);
+    merge_network(layer.network, m, &policy.network);
+    merge_seccomp(layer.seccomp, m, &policy.seccomp);
     merge_limits(layer.limits, &policy.limits);
-    merge_environment(layer.environment, &policy.environment);
+    merge_environment(layer.environment, m, &policy.environment);
     merge_journal(layer.journal, &policy.journal);
   }
   return policy;

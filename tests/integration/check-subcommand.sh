@@ -81,6 +81,25 @@ else
   check_capture "run accepts it here (a cgroup): check says ok" any_matches 'require\.toml: ok'
 fi
 
+# A "!" removal compares entries as written: one that matches nothing would
+# leave the inherited entry in place, so it is an error, with the entry it
+# probably meant (default.toml hides "~/.aws").
+printf '[profile]\nextends = ["default"]\n[filesystem]\nhide = ["!${HOME}/.aws"]\n' \
+  >"$T/bad/missed.toml"
+printf '[profile]\nextends = ["default"]\n[filesystem]\nhide = ["!~/.aws"]\n' >"$T/bad/removes.toml"
+chmod a+r "$T/bad/missed.toml" "$T/bad/removes.toml"
+capture aj check --profile-dir "$PROFILES" "$T/bad/missed.toml"
+check_capture "check of a removal that matches nothing exits 1" rc_is 1
+check_capture "... with file:line:col and the entry it probably meant" \
+  any_matches "missed\.toml:4:9: '!\\\$\{HOME\}/\.aws' in filesystem\.hide removes nothing.*did you mean '!~/\.aws'"
+capture aj check --profile-dir "$PROFILES" "$T/bad/removes.toml"
+check_capture "control: the removal spelt as inherited: ok" any_matches 'removes\.toml: ok'
+capture jail --hide '!/itest-not-hidden' -- true
+check_capture "run with --hide '!PATH' matching nothing: exit 125" rc_is 125
+check_capture "... naming the option" err_matches "command line \(--hide\): '!/itest-not-hidden'.*removes nothing"
+capture jail --hide '!~/.aws' -- true
+check_capture "control: run with --hide '!~/.aws' (inherited): exit 0" rc_is 0
+
 capture aj check --profile-dir "$PROFILES" default "$T/bad/badsize.toml"
 check_capture "one bad profile among good ones: exit 1" rc_is 1
 check_capture "... naming the bad one" any_matches 'badsize\.toml'

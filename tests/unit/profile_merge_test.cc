@@ -54,7 +54,7 @@ TEST_CASE("list edits: append, de-duplicate, remove and reset") {
        child_edit({"/b", "/c", "/c"}, {}, false),
        {"/a", "/b", "/c"}},
       {"remove inherited", adds({"/a", "/b"}, "p"), child_edit({}, {"/a"}, false), {"/b"}},
-      {"remove absent is harmless", adds({"/a"}, "p"), child_edit({}, {"/zzz"}, false), {"/a"}},
+      {"remove absent changes nothing", adds({"/a"}, "p"), child_edit({}, {"/zzz"}, false), {"/a"}},
       {"removal is exact",
        adds({"~/.ssh"}, "p"),
        child_edit({}, {"${HOME}/.ssh"}, false),
@@ -75,6 +75,68 @@ TEST_CASE("list edits: append, de-duplicate, remove and reset") {
     Policy p = merge_layers({parent, child});
     CHECK(values(p.filesystem.read_only) == r.merged);
   }
+}
+
+TEST_CASE("a removal that matches no inherited entry is an error, with a hint at a near spelling") {
+  struct Row {
+    const char* name;
+    std::vector<const char*> inherited;
+    const char* removal;
+    std::string error;  // empty: none
+  };
+  const std::string none = " removes nothing: no inherited entry is written ";
+  const Row rows[] = {
+      {"match", {"/a"}, "/a", ""},
+      {"absent",
+       {"/a"},
+       "/zzz",
+       "c.toml:7:1: '!/zzz' in filesystem.read_write" + none +
+           "'/zzz' (entries are compared as written)"},
+      {"tilde for ${HOME}",
+       {"${HOME}/.cache"},
+       "~/.cache",
+       "c.toml:7:1: '!~/.cache' in filesystem.read_write" + none +
+           "'~/.cache' (entries are compared as written); did you mean '!${HOME}/.cache' (p:1:1)?"},
+      {"trailing slash",
+       {"/srv/data"},
+       "/srv//data/",
+       "c.toml:7:1: '!/srv//data/' in filesystem.read_write" + none +
+           "'/srv//data/' (entries are compared as written); did you mean '!/srv/data' (p:1:1)?"},
+  };
+  for (const auto& r : rows) {
+    CAPTURE(r.name);
+    ProfileLayer parent = layer("p");
+    for (const char* v : r.inherited) parent.filesystem.read_write.add.push_back(s(v, "p"));
+    ProfileLayer child = layer("c.toml");
+    child.filesystem.read_write.remove.push_back(s(r.removal, "c.toml", 7));
+    std::vector<Diagnostic> unmatched;
+    Policy p = merge_layers({parent, child}, &unmatched);
+    if (r.error.empty()) {
+      CHECK(unmatched.empty());
+      CHECK(p.filesystem.read_write.empty());
+    } else {
+      REQUIRE(unmatched.size() == 1);
+      CHECK(unmatched[0].str() == r.error);
+      CHECK(p.filesystem.read_write.size() == r.inherited.size());  // the grant is still there
+    }
+  }
+}
+
+TEST_CASE("unmatched removals are found in every list, ports included") {
+  ProfileLayer child = layer("c.toml");
+  child.require.remove.push_back(s("landlock", "c.toml", 1));
+  child.filesystem.hide.remove.push_back(s("/h", "c.toml", 2));
+  child.network.tcp_bind.remove.push_back({8080, at("c.toml", 3)});
+  child.seccomp.deny.remove.push_back(s("@mount", "c.toml", 4));
+  child.environment.pass.remove.push_back(s("TOKEN", "c.toml", 5));
+  std::vector<Diagnostic> unmatched;
+  merge_layers({layer("p"), child}, &unmatched);
+  REQUIRE(unmatched.size() == 5);
+  CHECK(unmatched[0].message.starts_with("'!landlock' in profile.require removes nothing"));
+  CHECK(unmatched[1].message.starts_with("'!/h' in filesystem.hide removes nothing"));
+  CHECK(unmatched[2].message.starts_with("'!8080' in network.tcp_bind removes nothing"));
+  CHECK(unmatched[3].message.starts_with("'!@mount' in seccomp.deny removes nothing"));
+  CHECK(unmatched[4].message.starts_with("'!TOKEN' in environment.pass removes nothing"));
 }
 
 TEST_CASE("a duplicated entry keeps the location of its first occurrence") {
