@@ -7,11 +7,11 @@
 _agentjail_subcommands="run check explain features profiles journal sessions"
 _agentjail_opts_global="-h --help --version"
 _agentjail_opts_run="-h --help -p --profile --profile-dir -w --workspace --ro --rw --hide
-  --tmpfs --net -e --env --timeout --no-userns --landlock-abi --require --pass-fd -n --dry-run
+  --tmpfs --net -e --env --timeout --no-userns --share-terminal --landlock-abi --require --pass-fd -n --dry-run
   --journal --trace -v --verbose -q --quiet"
 _agentjail_opts_check="-h --help --profile-dir -v --verbose -q --quiet"
 _agentjail_opts_explain="-h --help -p --profile --profile-dir -w --workspace --ro --rw --hide
-  --tmpfs --net -e --env --timeout --no-userns --landlock-abi --require --pass-fd --json -v
+  --tmpfs --net -e --env --timeout --no-userns --share-terminal --landlock-abi --require --pass-fd --json -v
   --verbose -q --quiet"
 _agentjail_opts_features="-h --help --json -v --verbose -q --quiet"
 _agentjail_opts_profiles="-h --help -p --profile --profile-dir -v --verbose -q --quiet"

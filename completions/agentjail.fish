@@ -130,6 +130,7 @@ complete -c agentjail -n '__agentjail_using run explain' -l net -x -a 'none\t"No
 complete -c agentjail -n '__agentjail_using run explain' -s e -l env -x -a '(set -xn)' -d 'Pass NAME, or set NAME=VALUE'
 complete -c agentjail -n '__agentjail_using run explain' -l timeout -x -d 'Wall-clock limit (90s, 2h); exit 124'
 complete -c agentjail -n '__agentjail_using run explain' -l no-userns -d 'Do not use user namespaces'
+complete -c agentjail -n '__agentjail_using run explain' -l share-terminal -d 'Give the command your terminal itself, not a relayed one'
 complete -c agentjail -n '__agentjail_using run explain' -l landlock-abi -x -a '0 1 2 3 4 5 6 7' -d 'Use at most Landlock ABI N, as an older kernel would'
 complete -c agentjail -n '__agentjail_using run explain' -l require -x -a 'userns landlock landlock-net landlock-scope seccomp cgroup netns' -d 'Refuse to start unless LAYER is active'
 complete -c agentjail -n '__agentjail_using run explain' -l pass-fd -x -d 'Keep inherited file descriptor N open'

@@ -44,7 +44,11 @@ std::vector<std::string> missing_required(const Policy& policy, const Plan& plan
 bool session_cgroup_possible(const Plan& plan);
 
 // Prints every problem (one line each) and returns nullopt on failure.
-std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace = true);
+// relayed_terminal: the device of the jail's own terminal when one was made
+// (run); without it run plans a shared terminal, other subcommands and
+// --dry-run show what run would do.
+std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace = true,
+                                const std::string& relayed_terminal = {});
 
 // Ubuntu's AppArmor restriction: user namespaces are created but powerless.
 bool apparmor_blocks_userns();

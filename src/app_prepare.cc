@@ -90,7 +90,8 @@ bool session_cgroup_possible(const Plan& plan) {
   return (plan.memory_max && support.memory) || (plan.pids_max && support.pids);
 }
 
-std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
+std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace,
+                                const std::string& relayed_terminal) {
   auto facts = probe_host(environ);
   if (!facts) {
     log::error("{}", facts.error().render());
@@ -108,6 +109,9 @@ std::optional<Prepared> prepare(const CliOptions& o, bool user_namespace) {
   inputs.argv = o.command;
   inputs.user_namespace = user_namespace;
   inputs.journal_target = o.journal_target;
+  inputs.relay_terminal = !o.share_terminal && (!relayed_terminal.empty() ||
+                                                o.subcommand != Subcommand::kRun || o.dry_run);
+  inputs.relayed_terminal = relayed_terminal;
   if (o.workspace) {
     std::string ws = *o.workspace;
     if (!ws.empty() && ws[0] != '/') ws = facts->cwd + "/" + ws;

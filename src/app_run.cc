@@ -12,6 +12,7 @@
 #include "app_commands.h"
 #include "app_journal_sink.h"
 #include "app_session_dir.h"
+#include "app_terminal.h"
 #include "app_watched.h"
 #include "base/exit_codes.h"
 #include "base/log.h"
@@ -28,6 +29,7 @@
 #include "supervise/notify.h"
 #include "supervise/signal_guard.h"
 #include "supervise/terminal_guard.h"
+#include "supervise/terminal_relay.h"
 #include "sys/inherited_fds.h"
 #include "sys/read_file.h"
 
@@ -234,6 +236,7 @@ ClaudeWatch claude_watch(const Plan& plan, const std::string& home) {
 }
 
 struct RunState {
+  JailTerminal terminal;  // made before planning: the plan binds its device
   std::optional<Prepared> prepared;
   std::unique_ptr<PreparedLayers> layers;
   LayerOptions layer_options;
@@ -266,9 +269,11 @@ class LogSink final : public EventSink {
 };
 
 // Prepares plan and layers; nullopt after printing why.
-std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
+std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace, JailTerminal terminal) {
   RunState st;
-  st.prepared = prepare(o, user_namespace);
+  st.terminal = std::move(terminal);
+  st.prepared =
+      prepare(o, user_namespace, st.terminal.pty ? st.terminal.pty->slave_path : std::string());
   if (!st.prepared) return std::nullopt;
   const Plan& plan = st.prepared->plan;
   auto refused = not_yet_enforced(st.prepared->policy);
@@ -291,9 +296,11 @@ std::optional<RunState> get_ready(const CliOptions& o, bool user_namespace) {
   for (int nr : MetadataGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
   if (signals_unconfined(plan))
     for (int nr : SignalGuard::syscalls()) layer_options.notify_syscalls.push_back(nr);
-  // No PID namespace: every process group of the terminal's session is in
-  // reach; setpgid is checked (supervise/terminal_guard.h).
-  if (!plan.user_namespace) layer_options.notify_syscalls.push_back(SYS_setpgid);
+  // No PID namespace, in the caller's session: every process group of the
+  // terminal's session is in reach; setpgid is checked
+  // (supervise/terminal_guard.h).
+  if (!plan.user_namespace && !plan.own_session)
+    layer_options.notify_syscalls.push_back(SYS_setpgid);
   // Sharing the caller's terminal: leaving its session is checked too (a
   // process out of it reads the terminal with no background rule).
   if (!plan.own_session) layer_options.notify_syscalls.push_back(SYS_setsid);
@@ -406,7 +413,9 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   const UniqueFd proc_for_guard(::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC));
   UniqueFd controlling_terminal;
   const int terminal = shared_terminal_fd(&controlling_terminal);
-  const TerminalGuard terminal_guard(terminal, ::getpgrp(), signal_guard, proc_for_guard.get());
+  // A terminal of the jail's own is the jail's to change: nothing to guard.
+  const TerminalGuard terminal_guard(plan.terminal_relayed ? -1 : terminal, ::getpgrp(),
+                                     signal_guard, proc_for_guard.get());
   notify.set_terminal_guard(&terminal_guard);
 
   if (st.trace)
@@ -414,7 +423,20 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
       AccessDecision d = check_open(plan, path, write);
       return d.allowed ? std::string() : d.rule + "\t" + d.reason;
     });
-  CallerStdio stdio(terminal);
+  CallerStdio stdio(terminal);  // before the relay makes the terminal raw
+  std::unique_ptr<TerminalRelay> relay;
+  if (plan.terminal_relayed && st.terminal.pty) {
+    relay = std::make_unique<TerminalRelay>(
+        UniqueFd(::fcntl(st.terminal.pty->master.get(), F_DUPFD_CLOEXEC, 3)),
+        (st.terminal.stdio & 1U) != 0);
+    if (auto started = relay->start(); !started) {
+      log::error("{}", started.error().render());
+      finish_cgroup(layers, sink);
+      if (!plan.user_namespace) remove_private_dir(plan.private_dir);
+      end_journal(kExitSetupFailed, std::nullopt, false);
+      return kExitSetupFailed;
+    }
+  }
   LaunchOptions lo;
   lo.signal_session = [&signal_guard, &proc_for_guard, &stdio](int sig) {
     signal_guard.signal_all(proc_for_guard.get(), sig);
@@ -422,6 +444,11 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
   };
   lo.timeout_ms = plan.timeout_ms;
   lo.pass_fds = o.pass_fds;
+  if (relay) {
+    lo.relay = relay.get();
+    lo.terminal_slave = st.terminal.pty->slave.get();
+    lo.terminal_stdio = st.terminal.stdio;
+  }
   lo.hooks = layers.hooks();
   if (layers.cgroup) lo.cgroup = &*layers.cgroup;
   lo.notify = &notify;
@@ -511,7 +538,7 @@ int command_run(const CliOptions& o) {
     log::warn("user namespaces are restricted by AppArmor here");
     userns = false;
   }
-  auto st = get_ready(o, userns);
+  auto st = get_ready(o, userns, make_jail_terminal(o));
   if (!st) return kExitSetupFailed;
   if (o.dry_run) {
     std::cout << log::terminal_safe_lines(format_plan(st->prepared->plan));
@@ -528,7 +555,7 @@ int command_run(const CliOptions& o) {
         "cannot create a user namespace ({}): running with Landlock, seccomp, capabilities "
         "and rlimits only",
         std::strerror(userns_refused));
-    st = get_ready(o, false);
+    st = get_ready(o, false, std::move(st->terminal));
     if (!st) return kExitSetupFailed;
   }
 }

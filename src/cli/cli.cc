@@ -39,6 +39,8 @@ void add_policy_options(CLI::App* app, CliOptions& o) {
       ->type_name("DURATION");
   app->add_flag("--no-userns", o.no_userns,
                 "Do not use user namespaces (Landlock, seccomp and limits only)");
+  app->add_flag("--share-terminal", o.share_terminal,
+                "Give the command your terminal itself, not a relayed one of its own");
   app->add_option("--landlock-abi", o.landlock_abi,
                   "Use at most Landlock ABI N, as an older kernel would (0: none)")
       ->type_name("N")

@@ -21,6 +21,7 @@ struct CliOptions {
   std::optional<std::string> net;
   std::optional<std::string> timeout;
   bool no_userns = false;
+  bool share_terminal = false;      // the jail shares the caller's terminal (no relay)
   std::optional<int> landlock_abi;  // use at most this Landlock ABI (as on an older kernel)
   std::vector<int> pass_fds;
 

@@ -228,6 +228,14 @@ int exec_command(const ChildSpec& spec) noexcept {
 }
 
 [[noreturn]] void run_command(const ChildSpec& spec) noexcept {
+  // The jail's own terminal: the command leads a process group of its own,
+  // the terminal's foreground (SIGTTOU is still blocked here). In the init's
+  // group it would be orphaned, the init's parent being outside the session,
+  // and the kernel would drop the ^Z sent to it.
+  if (spec.terminal_slave >= 0) {
+    ::setpgid(0, 0);
+    ::tcsetpgrp(spec.terminal_slave, ::getpid());
+  }
   // Signals back to their defaults for the command.
   for (int sig = 1; sig < NSIG; ++sig) {
     if (sig != SIGKILL && sig != SIGSTOP) ::signal(sig, SIG_DFL);
@@ -317,7 +325,17 @@ int supervisor_gone_signal() noexcept { return SIGRTMAX; }
     if (sig == SIGCHLD) {
       int status = 0;
       pid_t pid;
-      while ((pid = ::waitpid(-1, &status, WNOHANG)) > 0) {
+      // With a terminal of the jail's own, ^Z stops the command only: said,
+      // so that agentjail stops too (and the user gets the shell back).
+      // Only SIGTSTP: a command stopped by its own terminal's job control
+      // (SIGTTIN) or by a sibling (SIGSTOP) does not stop the supervision.
+      const int stops = spec.terminal_slave >= 0 ? WUNTRACED : 0;
+      while ((pid = ::waitpid(-1, &status, WNOHANG | stops)) > 0) {
+        if (WIFSTOPPED(status)) {
+          if (pid == command && WSTOPSIG(status) == SIGTSTP)
+            send_report(spec.status_fd, {ReportType::kStopped, ChildStage::kExec, 0, 0, status});
+          continue;
+        }
         if (pid == command) {
           // The report says the session is over: nothing of it runs after
           // it is sent (the supervisor closes the journal on it, while our
@@ -361,7 +379,13 @@ int supervisor_gone_signal() noexcept { return SIGRTMAX; }
   std::size_t failed_group = 0;
   if (int e = cgroup_enter_self(spec.cgroup_task_fds, spec.cgroup_task_fd_count, &failed_group))
     die(spec, ChildStage::kCgroup, static_cast<int>(failed_group), e);
-  reopen_terminal_stdio();  // after the go: our ids are mapped
+  if (spec.terminal_slave >= 0) {
+    for (int fd = 0; fd < 3; ++fd)
+      if ((spec.terminal_stdio & (1U << fd)) && ::dup2(spec.terminal_slave, fd) < 0)
+        die(spec, ChildStage::kSetup, -1, errno);
+  } else {
+    reopen_terminal_stdio();  // after the go: our ids are mapped
+  }
   // Not dumpable from here on (not before: the supervisor had to write our
   // /proc/PID/uid_map, which non-dumpable processes keep root-owned).
   ::prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
@@ -384,6 +408,10 @@ int supervisor_gone_signal() noexcept { return SIGRTMAX; }
   // No controlling terminal: a session of the jail's own, so that kill(0)
   // inside reaches the jail only.
   if (spec.new_session && ::setsid() < 0) die(spec, ChildStage::kSetup, -1, errno);
+  // The jail's own terminal becomes the session's: /dev/tty, job control
+  // and ^C inside work on it, and its foreground is our process group.
+  if (spec.terminal_slave >= 0 && ::ioctl(spec.terminal_slave, TIOCSCTTY, 0) < 0)
+    die(spec, ChildStage::kSetup, -1, errno);
 
   sigset_t all;
   ::sigfillset(&all);

@@ -43,8 +43,9 @@ enum class ChildStage : std::int32_t {
   kCgroup,  // joining the session's v1 cgroups (index = group)
 };
 
-// kListener carries the seccomp notification fd (SCM_RIGHTS).
-enum class ReportType : std::int32_t { kError = 1, kExited = 2, kListener = 3 };
+// kListener carries the seccomp notification fd (SCM_RIGHTS). kStopped: the
+// command was stopped (^Z on the jail's own terminal).
+enum class ReportType : std::int32_t { kError = 1, kExited = 2, kListener = 3, kStopped = 4 };
 
 // One fixed-size record on the status socket.
 struct ChildReport {
@@ -92,6 +93,12 @@ struct ChildSpec {
   bool user_namespace = true;
   bool new_netns = true;
   bool new_session = false;  // setsid() before the command is forked
+  // The jail's own terminal (supervise/terminal_relay.h): the slave of a
+  // pseudo-terminal, made the session's controlling terminal and put on the
+  // descriptors 0-2 whose bit is set in terminal_stdio (those that were the
+  // user's terminal). -1: none, and 0-2 that are terminals are reopened.
+  int terminal_slave = -1;
+  unsigned terminal_stdio = 0;
 
   // Filesystem view.
   const ChildMount* mounts = nullptr;

@@ -197,6 +197,8 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   spec.user_namespace = plan.user_namespace;
   spec.new_netns = plan.new_netns;
   spec.new_session = plan.own_session;
+  spec.terminal_slave = options.terminal_slave;
+  spec.terminal_stdio = options.terminal_stdio;
   spec.mounts = storage.mounts.data();
   spec.mount_count = plan.user_namespace ? storage.mounts.size() : 0;
   spec.hostname = plan.hostname.c_str();
@@ -283,6 +285,7 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   so.notify = options.notify;
   so.sink = options.sink;
   so.signal_session = options.signal_session;
+  so.relay = options.relay;
   if (options.on_command_exit)
     so.on_command_exit = [&options](const SuperviseResult& sr) {
       options.on_command_exit(outcome_of(sr));

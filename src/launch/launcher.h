@@ -12,6 +12,7 @@
 #include "launch/child_spec.h"
 #include "plan/plan.h"
 #include "supervise/notify.h"
+#include "supervise/terminal_relay.h"
 #include "sys/cgroup.h"
 
 namespace aj {
@@ -45,6 +46,11 @@ struct LaunchOptions {
   // teardown overlaps with what the caller does here). Not called when the
   // init dies without reporting (killed, or a failure before the command).
   std::function<void(const Outcome&)> on_command_exit;
+  // The jail's own terminal (launch/child_spec.h, supervise/terminal_relay.h):
+  // its slave goes to the child, the relay into the supervisor's loop.
+  int terminal_slave = -1;
+  unsigned terminal_stdio = 0;
+  TerminalRelay* relay = nullptr;
 };
 
 Result<Outcome> launch(const Plan& plan, const LaunchOptions& options);

@@ -367,7 +367,7 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   req.optional.insert(req.optional.end(), git.pinned.begin(), git.pinned.end());
   req.workspace = plan.workspace;
   req.workspace_where = {"workspace", 0, 0};
-  req.terminal = facts.terminal;
+  req.terminal = inputs.relay_terminal ? inputs.relayed_terminal : facts.terminal;
   plan.mounts = build_mount_plan(req, disk);
   plan.hides = req.hide;
   for (auto& e : plan.mounts.errors) errors.push_back(e);
@@ -375,7 +375,8 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.net = policy.network.mode.value;
   plan.user_namespace = inputs.user_namespace;
   plan.new_netns = plan.user_namespace && plan.net != NetMode::kHost;
-  plan.own_session = !facts.controlling_terminal;
+  plan.terminal_relayed = inputs.relay_terminal;
+  plan.own_session = !facts.controlling_terminal || plan.terminal_relayed;
   if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
   check_journal_placement(plan, req, journal_dir, errors);
   // Reached through a link, the directory is where the link leads: that is

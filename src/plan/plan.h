@@ -20,6 +20,11 @@ struct PlanInputs {
   std::optional<std::string> workspace;       // --workspace, else facts.cwd
   bool user_namespace = true;                 // false: Landlock + seccomp + rlimits only
   std::optional<std::string> journal_target;  // --journal PATH|-|fd:N
+  // The jail gets a terminal of its own, relayed by the supervisor, instead
+  // of sharing the caller's controlling terminal: its device (shown inside
+  // as /dev/console), or empty when not made yet (--dry-run, explain).
+  bool relay_terminal = false;
+  std::string relayed_terminal;
 };
 
 struct Plan {
@@ -31,9 +36,12 @@ struct Plan {
   NetMode net = NetMode::kNone;
   bool new_netns = true;  // false for --net host
   // A session (and process group) of the jail's own: kill(0) inside reaches
-  // the jail only. Not with a controlling terminal, whose job control and ^C
-  // need the jail in the caller's foreground process group.
+  // the jail only. Not when the jail shares the caller's controlling
+  // terminal, whose job control and ^C need the jail in the caller's
+  // foreground process group.
   bool own_session = false;
+  // Run from a terminal, the jail gets one of its own (PlanInputs).
+  bool terminal_relayed = false;
   bool user_namespace = true;
   // Without a user namespace there is no tmpfs: a private home and /tmp are
   // directories under this session directory instead (created by the caller).

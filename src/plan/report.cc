@@ -290,26 +290,38 @@ class Builder {
         "rebase, cherry-pick or am (.git/rebase-merge, .git/sequencer: `git rebase --continue` "
         "runs the exec lines of its todo). Look before running git in the workspace outside "
         "the jail, and do not run it there while the command runs.");
-    a.push_back(
-        "The command shares your terminal: it can print escape sequences; typing into it "
-        "(TIOCSTI, TIOCLINUX) and changing its line discipline (TIOCSETD) are blocked by "
-        "seccomp, and, when it ran in the foreground, its settings, foreground group and the "
-        "status flags of what you hand it on descriptors 0-2 are given back when the session "
-        "ends; a window size it sets stays (yours may have changed meanwhile). It can also "
-        "stop the other programs "
-        "of its job (those in a pipeline with agentjail) by reading the terminal after giving "
-        "the foreground to a group of its own (SIGTTIN); agentjail itself ignores that. While "
-        "it holds the foreground, what you type (^C, ^Z included) goes to it alone: "
-        "--timeout, or a signal to agentjail from elsewhere, still ends the session. In the "
-        "background, while another job holds the terminal, it can neither take it nor change "
-        "its settings, size or queues (TIOCSPGRP, TCSETS, TIOCSWINSZ, TCFLSH... are refused; "
-        "so are they for a pseudo-terminal of its own then), and it has a terminal file of "
-        "its own, so its O_NONBLOCK does not reach your job; nor may it leave the terminal's "
-        "session then (setsid, TIOCNOTTY). But a process that left it while agentjail was the "
-        "foreground job keeps its descriptors on the terminal and, once you put agentjail in "
-        "the background, may read what you type there to another program: run an agent you "
-        "mean to background without your terminal (setsid agentjail ... </dev/null >log "
-        "2>&1).");
+    if (plan_.terminal_relayed)
+      a.push_back(
+          "Run from a terminal, the command gets a pseudo-terminal of its own, which agentjail "
+          "relays: what it prints reaches yours as it is (escape sequences included: titles, "
+          "colours, the clipboard where your terminal accepts OSC 52), and what you type reaches "
+          "it only while agentjail is the foreground job (your terminal is in raw mode "
+          "meanwhile, so ^C and ^Z are the command's keys). It never holds your terminal: it "
+          "cannot read what you type to another program, change your terminal's settings, or "
+          "take its foreground. A command that ignores ^Z keeps the terminal, as it would "
+          "outside; --timeout, or a signal to agentjail from elsewhere, still ends the "
+          "session.");
+    else
+      a.push_back(
+          "The command shares your terminal (--share-terminal, or no pseudo-terminal could be "
+          "made): it can print escape sequences; typing into it "
+          "(TIOCSTI, TIOCLINUX) and changing its line discipline (TIOCSETD) are blocked by "
+          "seccomp, and, when it ran in the foreground, its settings, foreground group and the "
+          "status flags of what you hand it on descriptors 0-2 are given back when the session "
+          "ends; a window size it sets stays (yours may have changed meanwhile). It can also "
+          "stop the other programs "
+          "of its job (those in a pipeline with agentjail) by reading the terminal after giving "
+          "the foreground to a group of its own (SIGTTIN); agentjail itself ignores that. While "
+          "it holds the foreground, what you type (^C, ^Z included) goes to it alone: "
+          "--timeout, or a signal to agentjail from elsewhere, still ends the session. In the "
+          "background, while another job holds the terminal, it can neither take it nor change "
+          "its settings, size or queues (TIOCSPGRP, TCSETS, TIOCSWINSZ, TCFLSH... are refused; "
+          "so are they for a pseudo-terminal of its own then), and it has a terminal file of "
+          "its own, so its O_NONBLOCK does not reach your job; nor may it leave the terminal's "
+          "session then (setsid, TIOCNOTTY). But a process that left it while agentjail was the "
+          "foreground job keeps its descriptors on the terminal and, once you put agentjail in "
+          "the background, may read what you type there to another program (without "
+          "--share-terminal it gets a terminal of its own).");
     if (plan_.net == NetMode::kHost && plan_.user_namespace)
       a.push_back(
           "The host's network is shared, its abstract unix socket names too: the command "

@@ -57,6 +57,7 @@ class Loop {
     watch(timer_.get(), kTimer);
     watch(stop_timer_.get(), kStopTimer);
     if (o_.timeout_ms) arm(timer_.get(), *o_.timeout_ms);
+    if (o_.relay) watch(o_.relay->fd(), kRelay);
 
     while (!init_done_) {
       struct epoll_event ev[8];
@@ -76,7 +77,7 @@ class Loop {
   }
 
  private:
-  enum Source { kPid, kStatus, kSignal, kTimer, kStopTimer, kNotify };
+  enum Source { kPid, kStatus, kSignal, kTimer, kStopTimer, kNotify, kRelay };
 
   void watch(int fd, Source src) {
     struct epoll_event ev = {};
@@ -92,6 +93,7 @@ class Loop {
       case kSignal: on_signal(); break;
       case kTimer: on_timer(); break;
       case kStopTimer: on_stop_grace_over(); break;
+      case kRelay: o_.relay->on_ready(); break;
       case kNotify:
         // EPOLLHUP: no task uses the filter any more; stop watching, or the
         // loop would spin until the init has gone.
@@ -145,7 +147,10 @@ class Loop {
         return;
       }
       if (r.type == ReportType::kError && !result_.failure) result_.failure = r;
+      if (r.type == ReportType::kStopped && o_.relay) stop_with_command();
       if (r.type == ReportType::kExited) {
+        // What the command wrote is shown before anything we say.
+        if (o_.relay) o_.relay->finish();
         result_.command_wait_status = r.wait_status;
         if (o_.on_command_exit) o_.on_command_exit(result_);
       }
@@ -166,15 +171,22 @@ class Loop {
       // lets them all go on.
       if (sig == SIGTSTP) {
         if (o_.signal_session) o_.signal_session(SIGSTOP);
+        if (o_.relay) o_.relay->suspend();
         ::kill(::getpid(), SIGSTOP);
         continue;
       }
       if (sig == SIGCONT) {
         if (o_.signal_session) o_.signal_session(SIGCONT);
+        if (o_.relay) o_.relay->resume();
         continue;
       }
-      // A terminal's ^C already reached the command (same process group).
-      if (si.ssi_code == SI_KERNEL) continue;
+      if (sig == SIGWINCH) {
+        if (o_.relay) o_.relay->window_changed();
+        continue;
+      }
+      // A shared terminal's ^C already reached the command (same process
+      // group); with a terminal of its own, the command's is another one.
+      if (si.ssi_code == SI_KERNEL && !o_.relay) continue;
       bool stopping = sig == SIGINT || sig == SIGTERM || sig == SIGHUP;
       std::uint64_t t = now_ms();
       // The signal first, the words after: a write to the terminal can block.
@@ -191,6 +203,24 @@ class Loop {
       send_signal(o_.pidfd, sig);
       if (o_.sink) o_.sink->signal_forwarded(sig, false);
     }
+  }
+
+  // ^Z on the jail's own terminal stopped the command: the rest of the
+  // session stops with it, the user's terminal gets its settings back, and
+  // agentjail stops as a job does (SIGTSTP: not in an orphaned process
+  // group, where nobody could continue it). Whoever continues us (fg, bg)
+  // continues the session.
+  void stop_with_command() {
+    if (o_.signal_session) o_.signal_session(SIGSTOP);
+    o_.relay->suspend();
+    sigset_t tstp;
+    sigemptyset(&tstp);
+    sigaddset(&tstp, SIGTSTP);
+    ::kill(::getpid(), SIGTSTP);
+    ::sigprocmask(SIG_UNBLOCK, &tstp, nullptr);  // stops here, until SIGCONT
+    ::sigprocmask(SIG_BLOCK, &tstp, nullptr);
+    if (o_.signal_session) o_.signal_session(SIGCONT);
+    o_.relay->resume();
   }
 
   void on_stop_grace_over() {
@@ -228,7 +258,7 @@ class Loop {
 sigset_t supervised_signals() {
   sigset_t set;
   sigemptyset(&set);
-  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT})
+  for (int sig : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGTSTP, SIGCONT, SIGWINCH})
     sigaddset(&set, sig);
   return set;
 }

@@ -12,6 +12,7 @@
 #include "launch/child_spec.h"
 #include "supervise/events.h"
 #include "supervise/notify.h"
+#include "supervise/terminal_relay.h"
 
 namespace aj {
 
@@ -36,6 +37,11 @@ struct SuperviseOptions {
   // Called once the init reports the command's end, when nothing of the
   // session runs any more; the loop then waits for the init itself.
   std::function<void(const SuperviseResult&)> on_command_exit;
+  // The jail's own terminal, relayed (null: the jail shares the user's).
+  // The command's ^Z then stops the command only: the init reports it and
+  // the supervisor stops the session and itself, as ^Z on a shared terminal
+  // does; SIGWINCH is passed on.
+  TerminalRelay* relay = nullptr;
 };
 
 // The signals the supervisor takes over (blocked before clone, read through a

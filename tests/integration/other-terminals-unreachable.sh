@@ -32,9 +32,10 @@ check_capture "the jailed probe ran (exit 0)" rc_is 0
 check_capture "inside: the other terminal cannot be opened" out_matches "^ERR:open_other:"
 check_capture "inside: /dev/console cannot be opened (no terminal here)" out_matches "^ERR:open_console:"
 
-# Sharing the caller's terminal, the command may move its foreground to
-# another process group of the caller's session (without user namespaces),
-# where the user's next ^C would land: the supervisor gives it back.
+# Sharing the caller's terminal (--share-terminal), the command may move its
+# foreground to another process group of the caller's session (without user
+# namespaces), where the user's next ^C would land: the supervisor gives it
+# back.
 if command -v script >/dev/null; then
   cat >"$WS/fg.py" <<'PY'
 import os, sys
@@ -44,7 +45,7 @@ except OSError as e:
     print("MOVE:" + os.strerror(e.errno))
 PY
   chown "$TEST_UID:$TEST_GID" "$WS/fg.py"
-  jail_argv -- /usr/bin/python3 fg.py
+  jail_argv --share-terminal -- /usr/bin/python3 fg.py
   inner='python3 -c "import os,time; os.setpgid(0,0); time.sleep(20)" & v=$!; sleep 0.3
 before=$(ps -o tpgid= -p $$ | tr -d " "); "$@" $v >/dev/null 2>&1
 after=$(ps -o tpgid= -p $$ | tr -d " "); kill $v; echo "FG:$before:$after"'
@@ -70,8 +71,10 @@ PY
   jail_argv -- /usr/bin/python3 tty.py
   inner='"$@"; stty -a | tr " " "\n" | grep -x -- "-\{0,1\}echo" | sed "s/^/ECHO:/"'
   OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r')
+  # (On the jail's own terminal, which the relay keeps raw, script(1) types
+  # a NUL when its stdin ends: echoed there as ^@ before the line.)
   check_capture "inside: the terminal's line discipline cannot be changed" \
-    out_has_line "SETD:Operation not permitted"
+    out_has "SETD:Operation not permitted"
   check_capture "after the session: the terminal echoes again" out_has_line "ECHO:echo"
 else
   note "script(1) is not installed: the terminal foreground check is not run"

@@ -9,6 +9,9 @@
 # stops the whole session, not only agentjail: a jailed process ignoring
 # SIGTSTP does not read on what is typed to the shell; fg resumes it. A jail
 # ending in the background leaves the terminal alone.
+# All with --share-terminal: the jail in the caller's terminal itself, as
+# when no pseudo-terminal can be made (by default it gets one of its own,
+# relayed: terminal-relayed.sh).
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -56,7 +59,7 @@ chmod -R a+rX "$WS/.probe"
 PTY=$(install_probe pty_shell.py)
 
 J=$RUN/j.jsonl
-jail_argv -q --journal "$J" -- python3 "$WS/.probe/take.py"
+jail_argv --share-terminal -q --journal "$J" -- python3 "$WS/.probe/take.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" job "$q & wait"
 check_capture "in the background: taking the terminal is refused (EPERM)" out_has TAKE:REFUSED:1
@@ -77,7 +80,7 @@ except OSError as e:
     print("JOIN:REFUSED:%d" % e.errno, flush=True)
 PY
 chmod a+r "$WS/.probe/join.py"
-jail_argv -q --journal off -- python3 "$WS/.probe/join.py"
+jail_argv --share-terminal -q --journal off -- python3 "$WS/.probe/join.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" job "$q & wait"
 if [ "$AJ_TEST_MODE" = nouserns ]; then
@@ -90,7 +93,7 @@ fi
 
 # An interactive shell inside the jail, in the foreground: its prompt
 # comes, it runs what is typed, and its job control works.
-jail_argv -q --journal off --env PS1=PROMPT\> -- bash --norc -i
+jail_argv --share-terminal -q --journal off --env PS1=PROMPT\> -- bash --norc -i
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" job "$q" 'PROMPT>' 'sleep 0.2 & fg; echo INSIDE-$((6*7)); exit\n'
 check_capture "an interactive bash inside: it ran what was typed, a job in fg included" out_has INSIDE-42
@@ -110,7 +113,7 @@ while True:
         break
 PY
 chmod a+r "$WS/.probe/ztstp.py"
-jail_argv -q --journal off -- python3 "$WS/.probe/ztstp.py"
+jail_argv --share-terminal -q --journal off -- python3 "$WS/.probe/ztstp.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" type "$q" '\x1a' 'echo SHELL-GOT-$((6*7))\n' 'fg\n' 'bye\n'
 check_capture "^Z: the jailed reader was running" out_has READER:READY
@@ -129,7 +132,7 @@ time.sleep(float(sys.argv[1]))
 print("VICTIM-GOT:" + open("/dev/tty").readline().strip(), flush=True)
 PY
 chmod a+r "$WS/.probe/victim.py"
-jail_argv -q --journal off -- sleep 2
+jail_argv --share-terminal -q --journal off -- sleep 2
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" type "$q &" "python3 '$WS/.probe/victim.py' 2\n" 'typed-line\n' '?VICTIM-GOT' ''
 check_capture "a jail ending in the background: the foreground job got the typed line" \
@@ -141,7 +144,7 @@ check_capture "a jail ending in the background: ...and the shell did not get it"
 # The same after ^Z and bg: the jail (6 s) in the foreground, stopped with
 # ^Z once it has started, put in the background, then a foreground job (it
 # reads after 3.5 s) and its line; some steps wait for what comes before.
-jail_argv -q --journal off -- sh -c 'echo JAIL-$((6*7)); sleep 6'
+jail_argv --share-terminal -q --journal off -- sh -c 'echo JAIL-$((6*7)); sleep 6'
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" type "$q" '?JAIL-42' '\x1a' '?Stopped' 'bg\n' \
   "python3 '$WS/.probe/victim.py' 3.5\n" 'typed-line\n' '?VICTIM-GOT' ''
@@ -152,7 +155,7 @@ check_capture "a jail ending after ^Z and bg: the foreground job got the typed l
 check_capture "a jail ending after ^Z and bg: ...and the shell did not get it" \
   out_lacks "typed-line: command not found"
 
-jail_argv -q --journal off -- python3 "$WS/.probe/give.py"
+jail_argv --share-terminal -q --journal off -- python3 "$WS/.probe/give.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" job "$q"
 check_capture "control, in the foreground: the terminal can be handed to a group of the jail" \

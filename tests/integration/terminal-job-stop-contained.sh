@@ -5,7 +5,9 @@
 # sends SIGTTIN to the whole job. The supervisor (and the init) ignore it, so
 # the session stays supervised: --timeout still ends it, the command's
 # escaped child included. Run in a pseudo terminal under `bash -m` (job
-# control), as a user's shell would.
+# control), as a user's shell would. The same with the jail on a terminal of
+# its own (the default): there the command's reading from the background of
+# its own terminal stops it alone (SIGTTIN), and the supervision goes on.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -33,16 +35,21 @@ chmod -R a+rX "$WS/.probe"
 PTY=$(install_probe pty_shell.py)
 rm -f "$WS/alive.log"
 
-J=$RUN/j.jsonl
-jail_argv -q --journal "$J" --timeout 3s -- python3 "$WS/.probe/ttin.py"
-q=$(printf "'%s' " "${JAIL_ARGV[@]}")
-capture as_user python3 "$PTY" job "$q; echo AGENTJAIL-RETURNED:\$?"
-check_capture "the command gave the foreground to a group of its own" out_has FOREGROUND:GIVEN
-check_capture "the job was not stopped: --timeout ended the session (status 124)" \
-  out_has AGENTJAIL-RETURNED:124
-check "the child in its own group had run (it wrote marks)" [ -s "$WS/alive.log" ]
-check "journal: the session ended by the wall-clock limit" \
-  python3 -c 'import json,sys
+for mode in --share-terminal relayed; do
+  share=()
+  [ "$mode" = --share-terminal ] && share=(--share-terminal)
+  J=$RUN/j$mode.jsonl
+  rm -f "$WS/alive.log"
+  jail_argv "${share[@]}" -q --journal "$J" --timeout 3s -- python3 "$WS/.probe/ttin.py"
+  q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+  capture as_user python3 "$PTY" job "$q; echo AGENTJAIL-RETURNED:\$?"
+  check_capture "$mode: the command gave the foreground to a group of its own" out_has FOREGROUND:GIVEN
+  check_capture "$mode: the job was not stopped: --timeout ended the session (status 124)" \
+    out_has AGENTJAIL-RETURNED:124
+  check "$mode: the child in its own group had run (it wrote marks)" [ -s "$WS/alive.log" ]
+  check "$mode: journal: the session ended by the wall-clock limit" \
+    python3 -c 'import json,sys
 ev=[json.loads(l) for l in open(sys.argv[1])]
 sys.exit(0 if any(e.get("event")=="limit" and e.get("limit")=="wall_time" for e in ev) and ev[-1].get("event")=="session.end" and ev[-1].get("timed_out") is True else 1)' "$J"
+done
 finish

@@ -7,6 +7,9 @@
 # (EPERM, journaled) even with SIGTTOU ignored, and O_NONBLOCK set on its own
 # descriptor does not reach the job's (the jail has an open file of its own).
 # Control: in the foreground, the jail changes its terminal's settings.
+# All with --share-terminal: the jail in the caller's terminal itself, as
+# when no pseudo-terminal can be made (by default it gets one of its own,
+# relayed: terminal-relayed.sh).
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -73,7 +76,7 @@ chmod -R a+rX "$WS/.probe"
 PTY=$(install_probe pty_shell.py)
 
 J=$RUN/j.jsonl
-jail_argv -q --journal "$J" -- python3 "$WS/.probe/meddle.py" 2
+jail_argv --share-terminal -q --journal "$J" -- python3 "$WS/.probe/meddle.py" 2
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" type "$q &" "python3 '$WS/.probe/prompt.py'\\n" '?PROMPT:' ''
 check_capture "the user's job reported its terminal" out_has PROMPT:
@@ -94,7 +97,7 @@ sys.exit(0 if any(e.get("event")=="syscall.deny" and "TCSETS" in e.get("args",""
 
 # The same with descriptors 0-2 redirected away from the terminal: the
 # command still reaches it through /dev/tty (its controlling terminal).
-jail_argv -q --journal off -- python3 "$WS/.probe/meddle.py" 2 "$WS/redirected.out"
+jail_argv --share-terminal -q --journal off -- python3 "$WS/.probe/meddle.py" 2 "$WS/redirected.out"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" type "$q </dev/null >/dev/null 2>&1 &" \
   "python3 '$WS/.probe/prompt.py'\n" '?PROMPT:' ''
@@ -116,13 +119,13 @@ a[3] &= ~termios.ECHO
 termios.tcsetattr(fd, termios.TCSANOW, a)
 PY
 chmod a+r "$WS/.probe/echo_off.py"
-jail_argv -q --journal off -- python3 "$WS/.probe/echo_off.py"
+jail_argv --share-terminal -q --journal off -- python3 "$WS/.probe/echo_off.py"
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" job "$q </dev/null >/dev/null 2>&1; python3 -c 'import termios; print(\"ECHO-AFTER:%s\" % bool(termios.tcgetattr(0)[3] & termios.ECHO))'"
 check_capture "foreground, 0-2 redirected: echo turned off through /dev/tty is back on after" \
   out_has ECHO-AFTER:True
 
-jail_argv -q --journal off -- python3 "$WS/.probe/meddle.py" 0
+jail_argv --share-terminal -q --journal off -- python3 "$WS/.probe/meddle.py" 0
 q=$(printf "'%s' " "${JAIL_ARGV[@]}")
 capture as_user python3 "$PTY" job "$q"
 check_capture "control, in the foreground: a session of its own can be made (setsid)" \

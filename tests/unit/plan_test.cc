@@ -960,6 +960,33 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
   }
 }
 
+TEST_CASE("a relayed terminal gives the jail a session of its own and shows its own device") {
+  for (bool relay : {false, true}) {
+    CAPTURE(relay);
+    HostFacts f = facts();
+    f.controlling_terminal = true;
+    f.terminal = "/dev/pts/3";  // the caller's
+    PlanInputs in;
+    in.argv = {"sh"};
+    in.relay_terminal = relay;
+    in.relayed_terminal = "/dev/pts/9";  // the jail's own
+    PlanResult r = build_plan(policy(), f, disk(), in);
+    REQUIRE(r.plan);
+    CHECK(r.plan->terminal_relayed == relay);
+    CHECK(r.plan->own_session == relay);
+    // kill(0) reaches the jail only: no guard needed with a session of its own.
+    f.landlock_abi = 5;
+    PlanResult old_kernel = build_plan(policy(), f, disk(), in);
+    REQUIRE(old_kernel.plan);
+    CHECK(builtin_seccomp_options(*old_kernel.plan).guard_kill_group == !relay);
+    const MountOp* console = nullptr;
+    for (const auto& op : r.plan->mounts.ops)
+      if (op.target == "/dev/console") console = &op;
+    REQUIRE(console != nullptr);
+    CHECK(console->source == (relay ? "/dev/pts/9" : "/dev/pts/3"));
+  }
+}
+
 }  // namespace aj
 
 namespace aj {

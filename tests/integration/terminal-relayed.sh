@@ -1,0 +1,93 @@
+#!/bin/bash
+# Run from a terminal, the command gets a pseudo-terminal of its own (the
+# default) and the supervisor relays between it and the user's: no process
+# of the jail holds the user's terminal. A process that leaves the jail's
+# session keeping its descriptor, and reads on after the user's ^Z and bg,
+# gets nothing of what is typed to the shell (on a shared terminal it read
+# it: the kernel's background rules do not reach a process out of the
+# terminal's session). Typing to the command works in the foreground, also
+# after a background start and fg; ^Z stops the job and the shell gets the
+# terminal; the output arrives whole and in order; the window size is the
+# user's; the user's terminal settings are given back. Driven by a
+# job-control shell on a pseudo terminal (probe/pty_shell.py).
+source "$(dirname "$0")/lib.sh"
+aj_setup
+require_userns
+command -v python3 >/dev/null || die "python3 is needed"
+PTY=$(install_probe pty_shell.py)
+token=$(unique_token)
+
+mkdir -p "$WS/.probe"
+# A child leaves the session (setsid) with descriptor 0 and logs whatever it
+# reads; the command itself waits.
+cat >"$WS/.probe/leaver.py" <<'PY'
+import os, sys, time
+log_path = sys.argv[1]
+if os.fork() == 0:
+    os.setsid()
+    with open(log_path, "ab", buffering=0) as log:
+        log.write(b"LEAVER:READY\n")
+        end = time.time() + 25
+        while time.time() < end:
+            try:
+                data = os.read(0, 100)
+            except OSError as e:
+                log.write(b"ERR:%d\n" % e.errno)
+                time.sleep(0.2)
+                continue
+            if not data:
+                time.sleep(0.2)
+                continue
+            log.write(b"GOT:" + data + b"\n")
+    os._exit(0)
+time.sleep(0.5)
+print("JAIL:STARTED", flush=True)
+time.sleep(25)
+PY
+chmod -R a+rX "$WS/.probe"
+: >"$WS/leaver.log"
+chown "$TEST_UID:$TEST_GID" "$WS/leaver.log"
+
+jail_argv -q --journal off -- python3 "$WS/.probe/leaver.py" "$WS/leaver.log"
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "$q" '?JAIL:STARTED' '\x1a' '?Stopped' 'bg\n' \
+  'read -r s; echo "SHELL-GOT:$s"\n' "secret-$token\n" '?SHELL-GOT' 'kill %1\n'
+check_capture "^Z stopped agentjail: the shell got the terminal" out_has Stopped
+check_capture "after bg: the shell read what was typed" out_has "SHELL-GOT:secret-$token"
+check "the process that left the session was reading" grep -q LEAVER:READY "$WS/leaver.log"
+OUT=$(cat "$WS/leaver.log")
+ERR=""
+check_capture "...and did not get what was typed to the shell" out_lacks "secret-$token"
+
+# Typing to the command in the foreground; the user's settings afterwards.
+jail_argv -q --journal off -- sh -c 'read -r x; echo "JAIL-GOT:$x"; stty -echo'
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "s0=\$(stty -g); $q; [ \"\$(stty -g)\" = \"\$s0\" ] && echo TTY-SAME:\$((6*7))" \
+  "typed-$token\n" '?TTY-SAME'
+check_capture "foreground: the command read what was typed" out_has "JAIL-GOT:typed-$token"
+check_capture "after the session: the user's terminal settings are as before" out_has TTY-SAME:42
+
+# Started in the background, then brought to the foreground by fg (no
+# SIGCONT comes for a running job): typing reaches it then.
+jail_argv -q --journal off -- sh -c 'sleep 1; read -r x; echo "LATE-GOT:$x"'
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "$q &" 'echo SHELL-$((6*7))\n' 'fg\n' "late-$token\n" '?LATE-GOT'
+check_capture "background start: the shell kept the terminal" out_has SHELL-42
+check_capture "...and after fg the command read what was typed" out_has "LATE-GOT:late-$token"
+
+# The command's output, whole and in order; the size of the user's window;
+# the jail's terminal is not the user's.
+jail_argv -q --journal off -- sh -c 'stty size; readlink /proc/self/fd/0 | sed "s/^/INSIDE-TTY:/"; seq 1 40000; echo OUT-END'
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "stty rows 33 cols 101; echo OUTSIDE-TTY:\$(tty); $q" '?OUT-END'
+check_capture "the window size inside is the user's" out_has_line "33 101"
+check_capture "every line of the output arrived, in order" \
+  python3 -c 'import sys
+nums = [int(l) for l in sys.stdin.read().splitlines() if l.isdigit()]
+sys.exit(0 if nums == list(range(1, 40001)) else 1)' <<<"$OUT"
+outside=$(printf '%s\n' "$OUT" | sed -n 's/^OUTSIDE-TTY://p' | head -n1)
+inside=$(printf '%s\n' "$OUT" | sed -n 's/^INSIDE-TTY://p' | head -n1)
+check_capture "the jail's terminal ($inside) is not the user's ($outside)" \
+  sh -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]' sh "$inside" "$outside"
+
+finish
