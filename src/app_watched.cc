@@ -305,19 +305,28 @@ void WatchedPaths::report_new_submodules(JournalSink* journal) {
       if (!made && !config_changed) continue;
       const std::vector<std::string> settings = git_settings_of(dir + "/config");
       const std::string listed = comma_joined(settings);
+      // Its hooks (git's own samples aside) run on the host too.
+      std::vector<std::string> entries = {dir + "/config"};
+      std::vector<std::string> hooks;
+      for (const std::string& name : RealDisk().list_dir(dir + "/hooks"))
+        if (!name.ends_with(".sample")) {
+          hooks.push_back(name);
+          entries.push_back(dir + "/hooks/" + name);
+        }
       reset_terminal_for_warnings();
       log::warn(
           "the command {} the submodule git directory '{}'{}: `git status` at the top of the "
           "repository runs git there, with its config and hooks; inspect it before running git "
           "on the host",
           made ? "made" : "changed the config of", dir,
-          listed.empty() ? ""
-                         : " (its config sets " + display_safe(redactor_.redact(listed)) + ")");
+          (listed.empty() ? ""
+                          : " (its config sets " + display_safe(redactor_.redact(listed)) + ")") +
+              (hooks.empty() ? "" : " (hooks: " + display_safe(comma_joined(hooks)) + ")"));
       if (journal)
         journal->watched_changed(dir, rule, made ? "created" : "changed",
                                  "a submodule's git directory: git at the top runs its config "
                                  "and hooks",
-                                 {dir + "/config"}, settings);
+                                 entries, settings);
     }
   }
 }

@@ -50,6 +50,9 @@ constexpr const char* kSequencerDirs[] = {"rebase-merge", "rebase-apply", "seque
 constexpr const char* kSequencerWhy =
     "git on the host runs what an interrupted rebase, cherry-pick or revert left queued (its "
     "exec lines) when you continue it";
+constexpr const char* kSubmoduleLeafWhy =
+    "missing in a submodule's git directory when the jail started: git on the host runs the "
+    "hooks and config of one made since";
 constexpr const char* kPointerWhy =
     "a submodule checkout's pointer to its git directory: `git status` at the top would run "
     "git with the config of wherever it points";
@@ -100,6 +103,24 @@ std::vector<std::string> submodule_dirs_under(const Disk& disk, const std::strin
         pending.push_back(child);  // a name with a slash: modules/lib/x
       }
     }
+  }
+  return found;
+}
+
+// The git directories of the submodule checkouts the top's .gitmodules names
+// whose .git is a directory of their own (a repository already in the tree
+// when `git submodule add` registered it): `git status` at the top runs git
+// in each, with its config and hooks.
+std::vector<std::string> embedded_submodule_dirs(const Disk& disk, const std::string& top) {
+  std::vector<std::string> found;
+  const auto text = disk.read_text(top + "/.gitmodules", 256 * 1024);
+  if (!text) return found;
+  for (const auto& e : git_config_entries(*text)) {
+    if (e.section != "submodule" || e.key != "path" || e.value.empty() || e.value[0] == '/')
+      continue;
+    const std::string dir = normalize_path(top + "/" + e.value + "/.git");
+    if (dir == top + "/.git" || !path_is_within(dir, top)) continue;
+    if (disk.kind(dir) == FileKind::kDirectory && found.size() < kMaxGitDirs) found.push_back(dir);
   }
   return found;
 }
@@ -546,17 +567,27 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
       continue;
     }
     const std::vector<std::string> submodules = submodule_dirs_under(disk, git_dir);
-    for (const std::string& sub : submodules) {
-      for (const auto& [leaf, leaf_where] : leaves) protect.keep(sub + leaf, leaf_where);
-      // Every directory from .git down to it: modules, modules/a, ...
-      for (std::size_t at = git_dir.size() + 1; at != std::string::npos;) {
-        const std::size_t slash = sub.find('/', at);
-        protect.pin(sub.substr(0, slash), where);
-        at = slash == std::string::npos ? slash : slash + 1;
+    const std::vector<std::string> embedded = embedded_submodule_dirs(disk, top);
+    for (const auto* found : {&submodules, &embedded})
+      for (const std::string& sub : *found) {
+        for (const auto& [leaf, leaf_where] : leaves)
+          protect.keep_or_watch(sub + leaf, leaf_where, kSubmoduleLeafWhy);
+        // Every directory from .git (or the top) down to it: modules,
+        // modules/a, ..., or the checkout's.
+        const std::string& from = found == &submodules ? git_dir : top;
+        for (std::size_t at = from.size() + 1; at != std::string::npos;) {
+          const std::size_t slash = sub.find('/', at);
+          protect.pin(sub.substr(0, slash), where);
+          at = slash == std::string::npos ? slash : slash + 1;
+        }
       }
+    for (const std::string& sub : embedded) {
+      scanner.scan_repository(sub, parent_dir(sub));
+      protect.watch_links(sub, where);
     }
     std::vector<std::string> dirs = {git_dir};
     dirs.insert(dirs.end(), submodules.begin(), submodules.end());
+    dirs.insert(dirs.end(), embedded.begin(), embedded.end());
     for (const std::string& wt : worktree_dirs(disk, git_dir)) {
       dirs.push_back(wt);
       protect.pin(git_dir + "/worktrees", where);

@@ -3,8 +3,10 @@
 # left, reported when the session ends: an interrupted rebase's todo list
 # (git runs its `exec` lines at --continue) and a submodule git directory
 # made under .git/modules (`git status` at the top runs its core.fsmonitor).
-# Each is named (fs.changed, with the queued command or the setting); an
-# ordinary commit says nothing.
+# Each is named (fs.changed, with the queued command or the setting, and its
+# hooks); an ordinary commit says nothing. A submodule git directory without
+# hooks at the start gets them watched (round 16); a registered submodule
+# whose checkout holds a .git directory of its own is protected as one.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -32,15 +34,44 @@ marker=$RUN/ran-$(unique_token)
 capture jail --journal "$RUN/state.jsonl" -- sh -c "
 mkdir -p .git/rebase-merge && printf 'pick 0000000 x\nexec touch $marker\n' > .git/rebase-merge/git-rebase-todo
 mkdir -p .git/modules/evil && git init -q --bare .git/modules/evil &&
-git --git-dir=.git/modules/evil config core.fsmonitor 'touch $marker; false' && echo PLANTED"
+git --git-dir=.git/modules/evil config core.fsmonitor 'touch $marker; false' &&
+printf '#!/bin/sh\ntouch $marker\n' > .git/modules/evil/hooks/post-checkout && echo PLANTED"
 check_capture "the command planted both" out_has_line PLANTED
 check_capture "the queued command is named on stderr" err_matches "queues 'exec touch $marker'"
 check_capture "the submodule git directory is named on stderr, with its setting" \
   err_matches "submodule git directory '$WS/.git/modules/evil' \(its config sets core.fsmonitor"
+check_capture "...and its hook" err_matches "modules/evil' \(its config sets .*\(hooks: post-checkout\)"
 OUT=$(changes "$RUN/state.jsonl") ERR="" RC=0
 check_capture "journal: the rebase state, created, with the queued command" \
   out_has_line "CHANGED $WS/.git/rebase-merge|created|exec touch $marker"
 check_capture "journal: the submodule git directory, created, with core.fsmonitor" \
   out_has_line "CHANGED $WS/.git/modules/evil|created|core.fsmonitor = touch $marker; false"
+check "nothing ran the planted command inside" [ ! -e "$marker" ]
+
+# A submodule git directory that had no hooks when the session started (git's
+# --template= makes them so): a hooks directory made there is reported.
+as_user git init -q --bare "$WS/.git/modules/lib" && rm -rf "$WS/.git/modules/lib/hooks" ||
+  die "cannot make the submodule git directory"
+capture jail --journal "$RUN/hooks.jsonl" -- sh -c "mkdir .git/modules/lib/hooks &&
+printf '#!/bin/sh\ntouch $marker\n' > .git/modules/lib/hooks/post-checkout && echo PLANTED"
+check_capture "the command planted a hook in a submodule git directory without hooks" \
+  out_has_line PLANTED
+OUT=$(changes "$RUN/hooks.jsonl") ERR="" RC=0
+check_capture "journal: the hooks directory made there is reported" \
+  out_matches "^CHANGED $WS/.git/modules/lib/hooks\|created\|"
+
+# A registered submodule whose checkout has a .git directory of its own:
+# `git status` at the top runs git there with its config.
+as_user git init -q "$WS/vendor/emb" && printf '[submodule "emb"]\n\tpath = vendor/emb\n' |
+  as_user tee "$WS/.gitmodules" >/dev/null || die "cannot make the embedded submodule"
+capture jail --journal "$RUN/emb.jsonl" -- sh -c "git -C vendor/emb config core.fsmonitor 'touch $marker; false' && echo CONFIG:WRITTEN"
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  # No mount namespace: watched, and reported when the session ends.
+  OUT=$(changes "$RUN/emb.jsonl") ERR="" RC=0
+  check_capture "no mount namespace: the embedded submodule's config change is reported" \
+    out_matches "^CHANGED $WS/vendor/emb/.git/config\|changed\|core.fsmonitor"
+else
+  check_capture "the embedded submodule's config is read-only" out_lacks CONFIG:WRITTEN
+fi
 check "nothing ran the planted command inside" [ ! -e "$marker" ]
 finish

@@ -165,11 +165,19 @@ TEST_CASE("submodules' git directories get the read-only hooks and config of the
     CAPTURE(ro);
     CHECK(index_of(ops, "ro-bind '" + ro + "'") < ops.size());
   }
-  // What does not exist, and a directory that is not a git directory, get nothing.
+  // What does not exist gets no mount but is watched (a hooks directory
+  // made there would run on the host); a directory that is not a git
+  // directory gets nothing.
+  auto watched = [&r](const std::string& path) {
+    return std::any_of(r.plan->watched.begin(), r.plan->watched.end(),
+                       [&](const WatchedPath& w) { return w.path == path; });
+  };
   for (const std::string& absent : {m + "/lib/deep/config", m + "/sub/modules/inner/hooks",
                                     m + "/notgit/hooks", m + "/lib/hooks"}) {
     CAPTURE(absent);
     CHECK(index_of(ops, "ro-bind '" + absent + "'") == ops.size());
+    CHECK(watched(absent) ==
+          (absent.find("/notgit/") == std::string::npos && absent != m + "/lib/hooks"));
   }
   // Links: where they lead inside the workspace is protected; a link leading
   // outside is left alone (the jail still starts; a dangling one too, on a
@@ -194,6 +202,39 @@ TEST_CASE("submodules' git directories get the read-only hooks and config of the
   REQUIRE(bare.errors.empty());
   CHECK(index_of(describe(*bare.plan), "ro-bind '" + m + "/sub/hooks'") ==
         describe(*bare.plan).size());
+}
+
+TEST_CASE("a submodule checkout with a .git directory of its own is protected as one") {
+  FakeDisk d = disk();
+  const std::string top = "/home/u/proj";
+  d.texts[top + "/.gitmodules"] =
+      "[submodule \"emb\"]\n\tpath = vendor/emb\n\turl = x\n"
+      "[submodule \"out\"]\n\tpath = ../elsewhere\n"
+      "[submodule \"plain\"]\n\tpath = plain\n";
+  d.kinds[top + "/.gitmodules"] = FileKind::kFile;
+  for (const std::string& dir :
+       {top + "/vendor", top + "/vendor/emb", top + "/vendor/emb/.git", top + "/plain",
+        std::string("/home/u/elsewhere"), std::string("/home/u/elsewhere/.git")})
+    d.kinds[dir] = FileKind::kDirectory;
+  d.kinds[top + "/vendor/emb/.git/config"] = FileKind::kFile;
+  d.kinds[top + "/plain/.git"] = FileKind::kFile;  // an ordinary checkout: a .git file
+  PlanResult r = plan_with(policy(), d);
+  REQUIRE(r.errors.empty());
+  auto ops = describe(*r.plan);
+  CHECK(index_of(ops, "ro-bind '" + top + "/vendor/emb/.git/config'") < ops.size());
+  const bool hooks_watched =
+      std::any_of(r.plan->watched.begin(), r.plan->watched.end(),
+                  [&](const WatchedPath& w) { return w.path == top + "/vendor/emb/.git/hooks"; });
+  CHECK(hooks_watched);
+  // Pinned from the top down: it cannot be renamed and another put there.
+  for (const std::string& pinned :
+       {top + "/vendor", top + "/vendor/emb", top + "/vendor/emb/.git"}) {
+    CAPTURE(pinned);
+    CHECK(index_of(ops, "bind '" + pinned + "'") < ops.size());
+  }
+  // A path leading out of the workspace, or a .git file, adds nothing here.
+  CHECK(index_of(ops, "ro-bind '/home/u/elsewhere/.git/config'") == ops.size());
+  CHECK(index_of(ops, "bind '" + top + "/plain'") == ops.size());
 }
 
 TEST_CASE("a top-level symlink is recreated, not followed") {
