@@ -41,6 +41,14 @@ void arm(int timerfd, std::uint64_t ms) {
   ::timerfd_settime(timerfd, 0, &its, nullptr);
 }
 
+// Whether a shell with job control is above us, to continue us once we
+// stop: our parent is in our session but another process group (our group
+// is not orphaned).
+bool job_control_above() {
+  const pid_t parent = ::getppid();
+  return parent > 1 && ::getsid(parent) == ::getsid(0) && ::getpgid(parent) != ::getpgrp();
+}
+
 class Loop {
  public:
   explicit Loop(const SuperviseOptions& o) : o_(o) {}
@@ -65,6 +73,12 @@ class Loop {
       if (n < 0 && errno == EINTR) continue;
       if (n < 0) break;
       for (int i = 0; i < n; ++i) dispatch(static_cast<int>(ev[i].data.u32), ev[i].events);
+      // Once per round, not per report: a command that stops itself over
+      // and over must not keep the loop from its timers.
+      if (stop_requested_) {
+        stop_requested_ = false;
+        stop_with_command();
+      }
       if (o_.sink && !o_.sink->healthy() && !journal_stop_) {
         // journal.required: no unrecorded session.
         journal_stop_ = true;
@@ -147,7 +161,7 @@ class Loop {
         return;
       }
       if (r.type == ReportType::kError && !result_.failure) result_.failure = r;
-      if (r.type == ReportType::kStopped && o_.relay) stop_with_command();
+      if (r.type == ReportType::kStopped && o_.relay) stop_requested_ = true;
       if (r.type == ReportType::kExited) {
         // What the command wrote is shown before anything we say.
         if (o_.relay) o_.relay->finish();
@@ -211,6 +225,13 @@ class Loop {
   // group, where nobody could continue it). Whoever continues us (fg, bg)
   // continues the session.
   void stop_with_command() {
+    if (!job_control_above()) {
+      // Nobody could continue us (an orphaned process group: no shell with
+      // job control above): the kernel drops a ^Z typed there, and the
+      // command's stop is undone likewise.
+      o_.relay->continue_foreground();
+      return;
+    }
     if (o_.signal_session) o_.signal_session(SIGSTOP);
     o_.relay->suspend();
     sigset_t tstp;
@@ -250,6 +271,7 @@ class Loop {
   SuperviseResult result_;
   bool init_done_ = false;
   bool journal_stop_ = false;
+  bool stop_requested_ = false;  // the command was stopped by ^Z
   std::uint64_t last_stop_ms_ = 0;
 };
 

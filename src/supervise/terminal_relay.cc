@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <sys/epoll.h>
 #include <sys/ioctl.h>
 #include <sys/timerfd.h>
@@ -195,6 +196,13 @@ void TerminalRelay::suspend() {
   if (raw_) ::tcsetattr(out_.get(), TCSADRAIN, &saved_);
   raw_ = false;
   if (epoll_) update_interest();
+}
+
+void TerminalRelay::continue_foreground() {
+  // The master reports the jail's terminal's foreground group: one of the
+  // jail's session (the kernel lets a terminal's foreground be no other).
+  const pid_t group = ::tcgetpgrp(master_.get());
+  if (group > 0) ::kill(-group, SIGCONT);
 }
 
 void TerminalRelay::window_changed() {

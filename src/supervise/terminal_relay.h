@@ -49,6 +49,8 @@ class TerminalRelay {
   void resume();
   // Before agentjail stops: the user's settings back, nothing read.
   void suspend();
+  // SIGCONT to the foreground process group of the jail's terminal.
+  void continue_foreground();
   // SIGWINCH: the user's window size to the jail's terminal (whose
   // foreground then gets SIGWINCH from the kernel).
   void window_changed();

@@ -90,4 +90,30 @@ inside=$(printf '%s\n' "$OUT" | sed -n 's/^INSIDE-TTY://p' | head -n1)
 check_capture "the jail's terminal ($inside) is not the user's ($outside)" \
   sh -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]' sh "$inside" "$outside"
 
+# No shell with job control above agentjail (script(1) runs it from a plain
+# sh: an orphaned process group, which nobody could continue): a command
+# that stops itself is continued, as the kernel drops a ^Z typed there, and
+# one that does so without end is still ended by --timeout.
+if command -v script >/dev/null; then
+  cat >"$WS/.probe/selfstop.py" <<'PY'
+import os, signal, sys
+n, i = int(sys.argv[1]), 0
+while n == 0 or i < n:
+    os.kill(os.getpid(), signal.SIGTSTP)
+    i += 1
+print("SELF-STOPS:%d" % i, flush=True)
+PY
+  chmod a+r "$WS/.probe/selfstop.py"
+  jail_argv -q --journal off --timeout 30s -- python3 "$WS/.probe/selfstop.py" 50
+  OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r')
+  check_capture "no job control: a command stopping itself 50 times goes on each time" \
+    out_has SELF-STOPS:50
+  jail_argv -q --journal off --timeout 2s -- python3 "$WS/.probe/selfstop.py" 0
+  OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r')
+  check_capture "no job control: one stopping itself without end is ended by --timeout (124)" \
+    out_has RC:124
+else
+  note "script(1) is not installed: the orphaned-group checks are not run"
+fi
+
 finish
