@@ -205,6 +205,12 @@ int command_journal(const CliOptions& o) {
     log::error("journal: give either FILE|SESSION or --last, not both");
     return kExitSetupFailed;
   }
+  for (const std::string& type : o.journal_events)
+    if (!is_event_type(type)) {
+      log::error("--event '{}': not an event type (one of {}, or the part before a dot)",
+                 display_safe(type), event_types_listed());
+      return kExitSetupFailed;
+    }
   auto path = resolve_source(o);
   if (!path) {
     log::error("{}", path.error().render());

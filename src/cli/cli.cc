@@ -132,8 +132,10 @@ void define_journal(Apps& a, CliOptions& o) {
       ->type_name("FILE|SESSION");
   a.journal->add_flag("--last", o.journal_last, "The newest recorded session (the default)");
   a.journal->add_flag("--denied", o.journal_denied, "Only events whose decision is deny");
+  // One TYPE per --event: greedy, it would take the session id after it.
   a.journal->add_option("--event", o.journal_events, "Only events of TYPE (repeatable)")
-      ->type_name("TYPE");
+      ->type_name("TYPE")
+      ->allow_extra_args(false);
   a.journal->add_flag("-f,--follow", o.journal_follow, "Keep reading until the session ends");
   a.journal->add_flag("--json", o.json, "Print the events' JSON lines");
   add_verbosity(a.journal, o);

@@ -20,6 +20,27 @@ std::optional<JournalRecord> parse_journal_line(std::string_view line) {
   return r;
 }
 
+namespace {
+
+// agentjail-journal(5); net.* are reserved for the proxy network mode.
+constexpr const char* kEventTypes[] = {"session.start", "exec",       "syscall.deny", "fs.deny",
+                                       "fs.changed",    "limit",      "signal",       "session.end",
+                                       "net.connect",   "net.request"};
+
+}  // namespace
+
+bool is_event_type(const std::string& name) {
+  for (const std::string type : kEventTypes)
+    if (type == name || type.starts_with(name + ".")) return true;
+  return false;
+}
+
+std::string event_types_listed() {
+  std::string out;
+  for (const char* type : kEventTypes) out += (out.empty() ? "" : ", ") + std::string(type);
+  return out;
+}
+
 bool JournalFilter::matches(const JournalRecord& r) const {
   if (denied_only && r.decision != "deny") return false;
   if (events.empty()) return true;

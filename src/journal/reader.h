@@ -26,6 +26,12 @@ struct JournalRecord {
 // without an integer "v" and a string "event".
 std::optional<JournalRecord> parse_journal_line(std::string_view line);
 
+// Whether `name` is an event type agentjail-journal(5) defines, or a family
+// of them (the part before the dot: "session", "fs", "net").
+bool is_event_type(const std::string& name);
+// The types, for a message: "session.start, exec, ...".
+std::string event_types_listed();
+
 struct JournalFilter {
   bool denied_only = false;         // decision == "deny"
   std::vector<std::string> events;  // any of these; "net" also takes net.connect, net.request

@@ -100,6 +100,14 @@ capture aj journal --event net $NEW
 check_capture "--event net takes net.connect" out_has "net.connect"
 check_capture "... and net.request" out_has "net.request"
 check_capture "... and nothing else (2 rows + header)" rows_are 3
+# One TYPE per --event: the session after it is the session, not a type
+# (the older one here, while the newest would be taken by default).
+capture aj journal --event session.end $OLD
+check_capture "--event TYPE SESSION: the SESSION named is shown" out_has "exit 0"
+check_capture "... not the newest" out_lacks "exit 1 after"
+capture aj journal --event bogus $NEW
+check_capture "--event with a type that does not exist is a usage error (125)" rc_is 125
+check_capture "... naming it" err_matches "--event 'bogus': not an event type"
 capture aj journal --event exec --event session.end $NEW
 check_capture "--event may be repeated (3 rows + header)" rows_are 4
 
