@@ -227,6 +227,19 @@ int exec_command(const ChildSpec& spec) noexcept {
   return best;
 }
 
+// Our user namespace's share of the per-user limits (Plan::namespace_limits).
+// /proc/sys/user shows the writer's own namespace, which we own here. Best
+// effort: a kernel that refuses one leaves the host's limit alone in force.
+void set_namespace_limits(const ChildSpec& spec) noexcept {
+  for (std::size_t i = 0; i < spec.user_limit_count; ++i) {
+    const int fd = ::open(spec.user_limit_files[i], O_WRONLY | O_CLOEXEC);
+    if (fd < 0) continue;
+    const std::size_t len = std::strlen(spec.user_limit_values[i]);
+    [[maybe_unused]] const ssize_t n = ::write(fd, spec.user_limit_values[i], len);
+    ::close(fd);
+  }
+}
+
 [[noreturn]] void run_command(const ChildSpec& spec) noexcept {
   // The jail's own terminal: the command leads a process group of its own,
   // the terminal's foreground (SIGTTOU is still blocked here). In the init's
@@ -393,6 +406,7 @@ int supervisor_gone_signal() noexcept { return SIGRTMAX; }
   if (spec.user_namespace) {
     if (::sethostname(spec.hostname, std::strlen(spec.hostname)) < 0)
       die(spec, ChildStage::kSetup, -1, errno);
+    set_namespace_limits(spec);
     ChildFailure failure{};
     if (!build_filesystem(spec, &failure)) die(spec, failure.stage, failure.index, failure.err);
     if (spec.new_netns) {

@@ -100,6 +100,12 @@ struct ChildSpec {
   int terminal_slave = -1;
   unsigned terminal_stdio = 0;
 
+  // The user namespace's own limits (Plan::namespace_limits): files under
+  // /proc/sys/user and the values to write there, before anything else.
+  const char* const* user_limit_files = nullptr;
+  const char* const* user_limit_values = nullptr;
+  std::size_t user_limit_count = 0;
+
   // Filesystem view.
   const ChildMount* mounts = nullptr;
   std::size_t mount_count = 0;

@@ -25,6 +25,8 @@ namespace {
 // Owns the strings' pointer arrays the child reads after clone.
 struct SpecStorage {
   std::vector<ChildMount> mounts;
+  std::vector<std::string> limit_strings;  // file, value, file, value, ...
+  std::vector<const char*> limit_files, limit_values;
   std::vector<char*> argv;
   std::vector<char*> envp;
   std::string path_search;
@@ -40,6 +42,14 @@ void flatten(const Plan& plan, SpecStorage& st) {
   for (const auto& e : plan.env) st.envp.push_back(const_cast<char*>(e.c_str()));
   st.envp.push_back(nullptr);
   st.path_search = env_value(plan.env, "PATH");
+  for (const auto& [name, value] : plan.namespace_limits) {
+    st.limit_strings.push_back("/proc/sys/user/" + name);
+    st.limit_strings.push_back(std::to_string(value));
+  }
+  for (std::size_t i = 0; i + 1 < st.limit_strings.size(); i += 2) {
+    st.limit_files.push_back(st.limit_strings[i].c_str());
+    st.limit_values.push_back(st.limit_strings[i + 1].c_str());
+  }
 }
 
 Result<void> write_file(const std::string& path, const std::string& content) {
@@ -202,6 +212,9 @@ Result<Outcome> launch(const Plan& plan, const LaunchOptions& options) {
   spec.mounts = storage.mounts.data();
   spec.mount_count = plan.user_namespace ? storage.mounts.size() : 0;
   spec.hostname = plan.hostname.c_str();
+  spec.user_limit_files = storage.limit_files.data();
+  spec.user_limit_values = storage.limit_values.data();
+  spec.user_limit_count = storage.limit_files.size();
   spec.cwd = plan.cwd.c_str();
   spec.argv = storage.argv.data();
   spec.envp = storage.envp.data();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace aj {
@@ -25,6 +26,10 @@ struct HostFacts {
   // The caller has a controlling terminal (/dev/tty opens): the jail stays in
   // its terminal job. Without one it gets a session of its own.
   bool controlling_terminal = true;
+  // Per-user kernel limits the jail shares with the caller's other programs,
+  // as /proc/sys/user names them ("max_inotify_instances" -> 128): those
+  // this kernel has.
+  std::vector<std::pair<std::string, long>> user_limits;
 };
 
 enum class FileKind { kMissing, kDirectory, kFile, kSymlink, kOther };

@@ -376,6 +376,13 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
   plan.user_namespace = inputs.user_namespace;
   plan.new_netns = plan.user_namespace && plan.net != NetMode::kHost;
   plan.terminal_relayed = inputs.relay_terminal;
+  // Watching files (inotify, fanotify) is counted per user: a jail that took
+  // all the instances or watches would stop the user's editors and services
+  // from watching anything. Its namespace gets half; the kernel checks each
+  // level up, so the caller's programs keep the rest.
+  if (plan.user_namespace)
+    for (const auto& [name, value] : facts.user_limits)
+      if (value > 1) plan.namespace_limits.push_back({name, value / 2});
   plan.own_session = !facts.controlling_terminal || plan.terminal_relayed;
   if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
   check_journal_placement(plan, req, journal_dir, errors);

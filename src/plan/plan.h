@@ -40,6 +40,10 @@ struct Plan {
   // terminal, whose job control and ^C need the jail in the caller's
   // foreground process group.
   bool own_session = false;
+  // The jail's user namespace's share of the per-user limits it would
+  // otherwise take whole from the caller's programs (HostFacts::user_limits):
+  // half of each, written to its /proc/sys/user.
+  std::vector<std::pair<std::string, long>> namespace_limits;
   // Run from a terminal, the jail gets one of its own (PlanInputs).
   bool terminal_relayed = false;
   bool user_namespace = true;

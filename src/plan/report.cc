@@ -250,6 +250,9 @@ class Builder {
       add("limit", fmt::format("{} = {}", to_string(rl.kind), value), layers, where_of(rl.where),
           note);
     }
+    for (const auto& [name, value] : plan_.namespace_limits)
+      add("limit", fmt::format("{} = {} (half of your user's)", name, value), {"user namespace"},
+          "built in");
     if (plan_.timeout_ms)
       add("limit", fmt::format("wall time = {}", format_duration_ms(*plan_.timeout_ms)),
           {"supervisor timer (TERM, grace, KILL)"}, where_of(policy_.limits.wall_time_ms->where));
@@ -322,6 +325,14 @@ class Builder {
           "foreground job keeps its descriptors on the terminal and, once you put agentjail in "
           "the background, may read what you type there to another program (without "
           "--share-terminal it gets a terminal of its own).");
+    a.push_back(fmt::format(
+        "Some kernel limits count per user, your other programs and the command together, and "
+        "the command can use up what is left of them while it runs: epoll watches "
+        "(fs.epoll.max_user_watches), descriptors in flight over unix sockets (for an ordinary "
+        "user), pipe buffers beyond pipe-user-pages-soft{}. Queued signals are capped at 1024{}. "
+        "Set [limits] open_files (and memory, which a cgroup enforces for root) to bound them.",
+        plan_.user_namespace ? "" : ", inotify instances and watches, fanotify groups and marks",
+        plan_.user_namespace ? "; inotify and fanotify get half of your user's" : ""));
     if (plan_.net == NetMode::kHost && plan_.user_namespace)
       a.push_back(
           "The host's network is shared, its abstract unix socket names too: the command "

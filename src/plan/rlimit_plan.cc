@@ -30,6 +30,8 @@ std::vector<RlimitSetting> build_rlimits(const LimitsPolicy& limits) {
   // A core dump of the agent could hold the secrets it was passed, written
   // into the workspace.
   out.push_back({RlimitKind::kCore, 0, 0, SourceLoc{"built-in", 0, 0}});
+  out.push_back({RlimitKind::kPendingSignals, kPendingSignalsCap, kPendingSignalsCap,
+                 SourceLoc{"built-in", 0, 0}});
   return out;
 }
 
@@ -55,6 +57,7 @@ const char* to_string(RlimitKind kind) {
     case RlimitKind::kFileSize: return "file-size";
     case RlimitKind::kCpuTime: return "cpu-time";
     case RlimitKind::kCore: return "core";
+    case RlimitKind::kPendingSignals: return "pending-signals";
   }
   return "?";
 }

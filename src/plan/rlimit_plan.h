@@ -11,7 +11,20 @@
 
 namespace aj {
 
-enum class RlimitKind { kAddressSpace, kProcesses, kOpenFiles, kFileSize, kCpuTime, kCore };
+enum class RlimitKind {
+  kAddressSpace,
+  kProcesses,
+  kOpenFiles,
+  kFileSize,
+  kCpuTime,
+  kCore,
+  kPendingSignals,
+};
+
+// The jail's share of the signals its user may have queued (RLIMIT_SIGPENDING
+// is counted per user: the host's programs share it, and timer_create and
+// sigqueue fail for all of them once the jail has taken the rest).
+inline constexpr std::uint64_t kPendingSignalsCap = 1024;
 
 // RLIM64_INFINITY, without including <sys/resource.h> in a pure module.
 inline constexpr std::uint64_t kRlimInfinity = ~std::uint64_t{0};
@@ -26,7 +39,8 @@ struct RlimitSetting {
 
 // memory → address space (bytes), processes → RLIMIT_NPROC, open_files →
 // RLIMIT_NOFILE, file_size → RLIMIT_FSIZE (bytes), cpu_time → RLIMIT_CPU
-// (seconds, rounded up, at least 1). Core dumps are always 0. Soft = hard.
+// (seconds, rounded up, at least 1). Core dumps are always 0, pending signals
+// at most kPendingSignalsCap. Soft = hard.
 // Ordered by RlimitKind; unset limits are left as inherited.
 std::vector<RlimitSetting> build_rlimits(const LimitsPolicy& limits);
 
@@ -45,7 +59,8 @@ struct RlimitClamp {
 std::vector<RlimitClamp> clamp_rlimits(std::vector<RlimitSetting>& settings,
                                        const std::map<RlimitKind, std::uint64_t>& current_hard);
 
-// "address-space", "processes", "open-files", "file-size", "cpu-time", "core".
+// "address-space", "processes", "open-files", "file-size", "cpu-time", "core",
+// "pending-signals".
 const char* to_string(RlimitKind kind);
 
 }  // namespace aj

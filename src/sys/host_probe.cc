@@ -128,6 +128,10 @@ Result<HostFacts> probe_host(char** environ_ptr) {
     char name[PATH_MAX];
     if (::isatty(fd) && ::ttyname_r(fd, name, sizeof name) == 0) f.terminal = name;
   }
+  for (const char* name : {"max_inotify_instances", "max_inotify_watches", "max_fanotify_groups",
+                           "max_fanotify_marks"})
+    if (auto v = read_sysctl(std::string("/proc/sys/user/") + name))
+      f.user_limits.push_back({name, *v});
   int tty = ::open("/dev/tty", O_RDONLY | O_NOCTTY | O_CLOEXEC);
   f.controlling_terminal = tty >= 0;
   if (tty >= 0) ::close(tty);

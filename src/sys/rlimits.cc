@@ -31,6 +31,7 @@ int rlimit_resource(RlimitKind kind) noexcept {
     case RlimitKind::kFileSize: return RLIMIT_FSIZE;
     case RlimitKind::kCpuTime: return RLIMIT_CPU;
     case RlimitKind::kCore: return RLIMIT_CORE;
+    case RlimitKind::kPendingSignals: return RLIMIT_SIGPENDING;
   }
   return -1;
 }
@@ -58,7 +59,8 @@ int apply_rlimits(const RlimitSetting* settings, std::size_t n,
 std::map<RlimitKind, std::uint64_t> read_hard_limits() {
   std::map<RlimitKind, std::uint64_t> out;
   for (RlimitKind kind : {RlimitKind::kAddressSpace, RlimitKind::kProcesses, RlimitKind::kOpenFiles,
-                          RlimitKind::kFileSize, RlimitKind::kCpuTime, RlimitKind::kCore}) {
+                          RlimitKind::kFileSize, RlimitKind::kCpuTime, RlimitKind::kCore,
+                          RlimitKind::kPendingSignals}) {
     KernelRlimit64 current{};
     if (get_limit(rlimit_resource(kind), &current) == 0) out[kind] = current.max;
   }

@@ -1001,6 +1001,23 @@ TEST_CASE("seccomp guards kill(0) where Landlock cannot scope signals, and kill(
   }
 }
 
+TEST_CASE("the jail's user namespace gets half of the caller's per-user watch limits") {
+  for (bool userns : {true, false}) {
+    CAPTURE(userns);
+    HostFacts f = facts();
+    f.user_limits = {{"max_inotify_instances", 128}, {"max_fanotify_marks", 1}};
+    PlanInputs in;
+    in.argv = {"sh"};
+    in.user_namespace = userns;
+    PlanResult r = build_plan(policy(), f, disk(), in);
+    REQUIRE(r.plan);
+    const std::vector<std::pair<std::string, long>> want =
+        userns ? std::vector<std::pair<std::string, long>>{{"max_inotify_instances", 64}}
+               : std::vector<std::pair<std::string, long>>{};
+    CHECK(r.plan->namespace_limits == want);
+  }
+}
+
 TEST_CASE("a relayed terminal gives the jail a session of its own and shows its own device") {
   for (bool relay : {false, true}) {
     CAPTURE(relay);

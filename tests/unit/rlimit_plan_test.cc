@@ -23,7 +23,7 @@ TEST_CASE("every [limits] entry maps to its rlimit with soft equal to hard") {
   l.cpu_time_ms = at(7200000, 5);
   l.wall_time_ms = at(1000, 6);  // the supervisor's job, not an rlimit
   const auto r = build_rlimits(l);
-  REQUIRE(r.size() == 6);
+  REQUIRE(r.size() == 7);
   const RlimitSetting expected[] = {
       {RlimitKind::kAddressSpace, 8ull << 30, 8ull << 30, {"limits.toml", 1, 1}},
       {RlimitKind::kProcesses, 1024, 1024, {"limits.toml", 2, 1}},
@@ -31,6 +31,7 @@ TEST_CASE("every [limits] entry maps to its rlimit with soft equal to hard") {
       {RlimitKind::kFileSize, 4ull << 30, 4ull << 30, {"limits.toml", 4, 1}},
       {RlimitKind::kCpuTime, 7200, 7200, {"limits.toml", 5, 1}},
       {RlimitKind::kCore, 0, 0, {"built-in", 0, 0}},
+      {RlimitKind::kPendingSignals, 1024, 1024, {"built-in", 0, 0}},
   };
   for (size_t i = 0; i < r.size(); ++i) {
     CAPTURE(i);
@@ -38,12 +39,14 @@ TEST_CASE("every [limits] entry maps to its rlimit with soft equal to hard") {
   }
 }
 
-TEST_CASE("core dumps are off even with no [limits] at all") {
+TEST_CASE("core dumps are off and pending signals capped even with no [limits] at all") {
   const auto r = build_rlimits({});
-  REQUIRE(r.size() == 1);
+  REQUIRE(r.size() == 2);
   CHECK(r[0].kind == RlimitKind::kCore);
   CHECK(r[0].soft == 0);
   CHECK(r[0].hard == 0);
+  CHECK(r[1].kind == RlimitKind::kPendingSignals);
+  CHECK(r[1].hard == kPendingSignalsCap);
 }
 
 TEST_CASE("cpu time is rounded up to whole seconds, at least one") {
@@ -56,7 +59,7 @@ TEST_CASE("cpu time is rounded up to whole seconds, at least one") {
     LimitsPolicy l;
     l.cpu_time_ms = at(row.ms, 1);
     const auto r = build_rlimits(l);
-    REQUIRE(r.size() == 2);
+    REQUIRE(r.size() == 3);
     CHECK(r[0].kind == RlimitKind::kCpuTime);
     CHECK(r[0].soft == row.secs);
     CHECK(r[0].hard == row.secs);
@@ -118,7 +121,7 @@ TEST_CASE("read_hard_limits reports what getrlimit says") {
   REQUIRE(getrlimit(RLIMIT_NOFILE, &nofile) == 0);
   REQUIRE(hard.count(RlimitKind::kOpenFiles) == 1);
   CHECK(hard.at(RlimitKind::kOpenFiles) == nofile.rlim_max);
-  CHECK(hard.size() == 6);
+  CHECK(hard.size() == 7);
 }
 
 }  // namespace aj
