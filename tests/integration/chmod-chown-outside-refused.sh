@@ -148,11 +148,11 @@ check_capture "a file the output is redirected to: chmod /dev/stdout is refused"
 check_capture "a file the output is redirected to: fchown is refused" out_matches "^ERR:fchown_fd1:"
 check "host: the redirected file kept its mode" [ "$(mode_of "$redirected")" = 600 ]
 
-OUT=$(as_user script -qec "/usr/bin/python3 $WS/stdio.py 0" /dev/null </dev/null 2>&1 | tr -d '\r')
+OUT=$(as_user script -qec "/usr/bin/python3 $WS/stdio.py 0" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
 ERR="" RC=0
 check_capture "control: without the jail, fchmod of the terminal works" out_has_line OK:fchmod_fd0
 jail_argv -q -- /usr/bin/python3 "$WS/stdio.py" 0
-OUT=$(as_user script -qec "${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r')
+OUT=$(as_user script -qec "${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
 check_capture "the terminal: fchmod is refused" out_matches "^ERR:fchmod_fd0:"
 check_capture "the terminal: chmod /dev/stdin is refused" out_matches "^ERR:chmod_dev_link0:"
 check_capture "the terminal: fchown is refused" out_matches "^ERR:fchown_fd0:"

@@ -41,7 +41,7 @@ if [ "$AJ_TEST_MODE" = userns ]; then
   check "host: /dev/null kept its times" [ "$(stat -c %Y /dev/null)" = "$null_mtime" ]
 
   # The terminal, bound at /dev/console: a pty the test user owns.
-  OUT=$(as_user script -qec "sh -c 'm=\$(stat -L -c %a \$(tty)); $AJ --profile-dir $PROFILES -- sh -c \"chmod \$m /dev/console && echo CHMOD_CONSOLE:OK || echo CHMOD_CONSOLE:FAILED\"'" /dev/null </dev/null | tr -d '\r')
+  OUT=$(as_user script -qec "sh -c 'm=\$(stat -L -c %a \$(tty)); $AJ --profile-dir $PROFILES -- sh -c \"chmod \$m /dev/console && echo CHMOD_CONSOLE:OK || echo CHMOD_CONSOLE:FAILED\"'" /dev/null </dev/null | tr -d '\r' | sed 's/^\^@//')
   ERR="" RC=0
   check_capture "inside, in a terminal: chmod of /dev/console (the caller's pty) is refused" \
     out_has_line CHMOD_CONSOLE:FAILED

@@ -27,7 +27,7 @@ try:
     fcntl.ioctl(0, termios.TIOCSTI, b" "); print("OK:tiocsti")
 except OSError as e:
     print("ERR:tiocsti:%d" % e.errno)'
-in_pty() { as_user script -qec "$*" /dev/null </dev/null | tr -d '\r' | sed 's/^ *//'; }
+in_pty() { as_user script -qec "$*" /dev/null </dev/null | tr -d '\r' | sed 's/^\^@//' | sed 's/^ *//'; }
 printf '%s\n' "$ptrace_py" >"$WS/ptrace.py"
 printf '%s\n' "$tiocsti_py" >"$WS/tiocsti.py"
 chmod 644 "$WS/ptrace.py" "$WS/tiocsti.py"

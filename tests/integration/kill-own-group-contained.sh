@@ -1,13 +1,13 @@
 #!/bin/bash
-# kill(0, sig) signals the caller's whole process group. With a controlling
-# terminal the jail stays in the caller's terminal job (for job control and
-# ^C), so without a guard a command could signal the script that started it,
-# its other children and the supervisor: Landlock ABI 6 keeps signals inside
-# the jail; on older kernels (Debian 12's 6.1, Ubuntu 24.04's 6.8) seccomp
-# refuses kill(0), and kill(-1) too when there is no PID namespace.
-# --landlock-abi 5 shows the older kernel's case here. Without a controlling
-# terminal the jail has a session of its own, and kill(0) inside simply
-# reaches the jail.
+# kill(0, sig) signals the caller's whole process group. Sharing the caller's
+# terminal (--share-terminal), the jail stays in the caller's terminal job
+# (for job control and ^C), so without a guard a command could signal the
+# script that started it, its other children and the supervisor: Landlock
+# ABI 6 keeps signals inside the jail; on older kernels (Debian 12's 6.1,
+# Ubuntu 24.04's 6.8) seccomp refuses kill(0), and kill(-1) too when there is
+# no PID namespace. --landlock-abi 5 shows the older kernel's case here.
+# With a terminal of its own (the default) or none, the jail has a session
+# of its own, and kill(0) inside simply reaches the jail.
 #
 # The caller is a shell that traps SIGUSR1; the probe ignores SIGUSR1 and
 # calls kill(0, SIGUSR1).
@@ -47,7 +47,7 @@ no_terminal() { as_user timeout -s KILL "$AJ_TEST_TIMEOUT" setsid -w "$RUN/calle
 in_terminal() {
   local cmd
   cmd="exec $(printf '%q ' "$RUN/caller.sh" "$@")"
-  as_user timeout -s KILL "$AJ_TEST_TIMEOUT" script -qec "$cmd" /dev/null </dev/null | tr -d '\r'
+  as_user timeout -s KILL "$AJ_TEST_TIMEOUT" script -qec "$cmd" /dev/null </dev/null | tr -d '\r' | sed 's/^\^@//'
 }
 
 capture no_terminal "$probe" killgroup
@@ -56,14 +56,14 @@ check_capture "control: ... and reaches the calling shell" out_has_line CALLER-S
 OUT=$(in_terminal "$probe" killgroup) ERR="" RC=0
 check_capture "control, in a terminal: it reaches the calling shell too" out_has_line CALLER-SIGNALLED
 
-# In a terminal: the jail shares the caller's process group.
-OUT=$(in_terminal "$AJ" --profile-dir "$PROFILES" ${kernel_args[@]+"${kernel_args[@]}"} -- \
-  "$probe" killgroup) ERR="" RC=0
+# Sharing the terminal: the jail shares the caller's process group.
+OUT=$(in_terminal "$AJ" --profile-dir "$PROFILES" ${kernel_args[@]+"${kernel_args[@]}"} \
+  --share-terminal -- "$probe" killgroup) ERR="" RC=0
 check_capture "terminal, this kernel: the jailed probe ran to the end" out_has_line caller-rc=0
 check_capture "terminal, this kernel: kill(0) does not reach the caller" out_lacks CALLER-SIGNALLED
 
-OUT=$(in_terminal "$AJ" --profile-dir "$PROFILES" "${old_args[@]}" --journal "$J" -- \
-  "$probe" killgroup) ERR="" RC=0
+OUT=$(in_terminal "$AJ" --profile-dir "$PROFILES" "${old_args[@]}" --share-terminal \
+  --journal "$J" -- "$probe" killgroup) ERR="" RC=0
 check_capture "terminal, ABI $old_abi: the jailed probe ran to the end" out_has_line caller-rc=0
 check_capture "terminal, ABI $old_abi: kill(0) is refused with EPERM" \
   out_has_line ERR:killgroup:EPERM
@@ -73,6 +73,13 @@ check_capture "terminal, ABI $old_abi: nothing reached the caller" out_lacks CAL
 OUT=$(grep '"syscall.deny"' "$J" 2>/dev/null) ERR="" RC=0
 check_capture "terminal, ABI $old_abi: the refusal is journaled with the pid decoded" \
   out_matches '"syscall":"kill","args":"pid=0 sig=10"'
+
+# A terminal of the jail's own (the default): a session of the jail's own.
+OUT=$(in_terminal "$AJ" --profile-dir "$PROFILES" "${old_args[@]}" -- "$probe" killgroup) ERR="" RC=0
+check_capture "own terminal, ABI $old_abi: the jailed probe ran to the end" out_has_line caller-rc=0
+check_capture "own terminal, ABI $old_abi: kill(0) works, inside the jail's own session" \
+  out_has OK:killgroup
+check_capture "own terminal, ABI $old_abi: nothing reached the caller" out_lacks CALLER-SIGNALLED
 
 # Without a terminal: a session of the jail's own.
 capture no_terminal "$AJ" --profile-dir "$PROFILES" "${old_args[@]}" -- "$probe" killgroup

@@ -16,6 +16,10 @@
 # Everything the test user needs (binary, profiles, workspace, fake HOME) is
 # copied into a fresh directory under /tmp: the source tree may live where
 # nobody cannot read it.
+#
+# Tests that run the jail under script(1) with stdin at end of file strip a
+# leading "^@": script types an end-of-file character when its stdin ends,
+# and the jail's own terminal (relayed, the user's in raw mode) echoes it.
 
 set -u
 

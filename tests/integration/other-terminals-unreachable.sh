@@ -49,7 +49,7 @@ PY
   inner='python3 -c "import os,time; os.setpgid(0,0); time.sleep(20)" & v=$!; sleep 0.3
 before=$(ps -o tpgid= -p $$ | tr -d " "); "$@" $v >/dev/null 2>&1
 after=$(ps -o tpgid= -p $$ | tr -d " "); kill $v; echo "FG:$before:$after"'
-  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r')
+  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
   fg=$(printf '%s\n' "$OUT" | sed -n 's/^FG://p' | head -n1)
   OUT="terminal foreground before:after the session = $fg"
   check_capture "the terminal's foreground is the caller's again after the session" \
@@ -70,7 +70,7 @@ PY
   chown "$TEST_UID:$TEST_GID" "$WS/tty.py"
   jail_argv -- /usr/bin/python3 tty.py
   inner='"$@"; stty -a | tr " " "\n" | grep -x -- "-\{0,1\}echo" | sed "s/^/ECHO:/"'
-  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r')
+  OUT=$(as_user script -qec "sh -c '$inner' sh ${JAIL_ARGV[*]}" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
   # (On the jail's own terminal, which the relay keeps raw, script(1) types
   # a NUL when its stdin ends: echoed there as ^@ before the line.)
   check_capture "inside: the terminal's line discipline cannot be changed" \

@@ -105,11 +105,11 @@ print("SELF-STOPS:%d" % i, flush=True)
 PY
   chmod a+r "$WS/.probe/selfstop.py"
   jail_argv -q --journal off --timeout 30s -- python3 "$WS/.probe/selfstop.py" 50
-  OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r')
+  OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
   check_capture "no job control: a command stopping itself 50 times goes on each time" \
     out_has SELF-STOPS:50
   jail_argv -q --journal off --timeout 2s -- python3 "$WS/.probe/selfstop.py" 0
-  OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r')
+  OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
   check_capture "no job control: one stopping itself without end is ended by --timeout (124)" \
     out_has RC:124
 else

@@ -10,13 +10,13 @@ command -v script >/dev/null || die "script(1) (util-linux) is needed"
 probe=$(install_probe sysprobe)
 # script(1) gives the probe a pseudo terminal on stdin; the input is empty.
 # A successful TIOCSTI pushes a space, which the terminal echoes: strip it.
-in_pty() { as_user script -qec "$*" /dev/null </dev/null | tr -d '\r' | sed 's/^ *//'; }
+in_pty() { as_user script -qec "$*" /dev/null </dev/null | tr -d '\r' | sed 's/^\^@//' | sed 's/^ *//'; }
 
 OUT=$(in_pty "$probe" tiocsti)
 ERR="" RC=0
 if printf '%s\n' "$OUT" | grep -qx OK:tiocsti; then
   pass "control: TIOCSTI works on the terminal as $TEST_USER without the jail"
-elif [ "$HARNESS_UID" -eq 0 ] && script -qec "$probe tiocsti" /dev/null </dev/null | tr -d '\r' |
+elif [ "$HARNESS_UID" -eq 0 ] && script -qec "$probe tiocsti" /dev/null </dev/null | tr -d '\r' | sed 's/^\^@//' |
   grep -qE '^ *OK:tiocsti$'; then
   pass "control: TIOCSTI works as host root without the jail (dev.tty.legacy_tiocsti=$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null))"
 else
