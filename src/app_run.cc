@@ -30,6 +30,7 @@
 #include "supervise/signal_guard.h"
 #include "supervise/terminal_guard.h"
 #include "supervise/terminal_relay.h"
+#include "sys/host_probe.h"
 #include "sys/inherited_fds.h"
 #include "sys/read_file.h"
 
@@ -224,7 +225,9 @@ ClaudeWatch claude_watch(const Plan& plan, const std::string& home) {
     w.memory_dirs.push_back({home + "/.claude/agent-memory", SourceLoc{d.rule, 0, 0}, memory_why});
   const std::string state = home + "/.claude.json";
   if (const AccessDecision d = writable(state); d.allowed)
-    w.state_files.push_back({state, SourceLoc{d.rule, 0, 0},
+    // A link of the user's (a dotfiles checkout) is read where it leads: the
+    // watcher opens no link, and the command cannot change the user's.
+    w.state_files.push_back({RealDisk().real_path(state).value_or(state), SourceLoc{d.rule, 0, 0},
                              "Claude Code on the host runs the MCP servers named there, and "
                              "lets the tools allowed there run unasked"});
   const std::string projects = home + "/.claude/projects";
@@ -396,7 +399,7 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
     journal->session_end(code, signal, timed_out);
   };
   if (!plan.user_namespace) {
-    if (auto made = create_private_dir(plan.private_dir); !made) {
+    if (auto made = create_private_dir(plan.private_dir, plan.home_links); !made) {
       log::error("{}", made.error().render());
       finish_cgroup(layers, sink);
       end_journal(kExitSetupFailed, std::nullopt, false);

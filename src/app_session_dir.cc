@@ -70,14 +70,46 @@ void remove_contents(int fd, int depth, int root, unsigned* moved) {
   ::closedir(dir);
 }
 
+// Makes `link` (inside dir) lead to target, with the directories on its way,
+// never through a link: each step is opened with O_NOFOLLOW from the one
+// above, so nothing is made in what a link there leads to (the user's own
+// ~/.claude, say).
+Result<void> make_link_in(const std::string& dir, const std::string& link,
+                          const std::string& target) {
+  if (link.size() <= dir.size() + 1 || link.compare(0, dir.size() + 1, dir + "/") != 0)
+    return sys_error("symlink", link, EINVAL);
+  int at = ::open(dir.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (at < 0) return sys_error("open", dir, errno);
+  std::string rest = link.substr(dir.size() + 1);
+  for (std::size_t slash; (slash = rest.find('/')) != std::string::npos;) {
+    const std::string step = rest.substr(0, slash);
+    rest = rest.substr(slash + 1);
+    if (::mkdirat(at, step.c_str(), 0700) < 0 && errno != EEXIST) {
+      ::close(at);
+      return sys_error("mkdir", step, errno);
+    }
+    const int next = ::openat(at, step.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    ::close(at);
+    if (next < 0) return sys_error("open", link, errno);
+    at = next;
+  }
+  const int made = ::symlinkat(target.c_str(), at, rest.c_str());
+  const int err = errno;
+  ::close(at);
+  if (made < 0 && err != EEXIST) return sys_error("symlink", link, err);
+  return {};
+}
+
 }  // namespace
 
-Result<void> create_private_dir(const std::string& dir) {
+Result<void> create_private_dir(const std::string& dir,
+                                const std::vector<std::pair<std::string, std::string>>& links) {
   AJ_TRY(make_private_dirs(dir));
   for (const char* sub : {"/home", "/tmp"}) {
     std::string p = dir + sub;
     if (::mkdir(p.c_str(), 0700) < 0) return sys_error("mkdir", p, errno);
   }
+  for (const auto& [link, target] : links) AJ_TRY(make_link_in(dir, link, target));
   return {};
 }
 

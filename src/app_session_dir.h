@@ -4,12 +4,17 @@
 #pragma once
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "base/error.h"
 
 namespace aj {
 
-Result<void> create_private_dir(const std::string& dir);
+// links: (link, where it leads), each link inside dir/home (Plan::home_links);
+// the directories on the way are made.
+Result<void> create_private_dir(const std::string& dir,
+                                const std::vector<std::pair<std::string, std::string>>& links);
 void remove_private_dir(const std::string& dir);
 
 }  // namespace aj

@@ -214,6 +214,13 @@ class Planner {
       // A top-level symlink such as /bin -> usr/bin: recreate it, do not follow.
       auto link = disk_.read_link(r.path);
       if (link) out.push_back({MountKind::kSymlink, *link, r.path, r.where, 0, false});
+      // Where it leads is granted too, unless a bind already brings it in
+      // (/usr for /bin): a grant of ~/.claude kept as a link to a dotfiles
+      // checkout would otherwise dangle inside. The checks of any bind hold
+      // (not out of the workspace, not to a hidden path).
+      auto real = disk_.real_path(r.path);
+      if (real && !covered_by_bind(*real) && may_bind(r, *real))
+        out.push_back({mk, *real, *real, r.where, 0, false});
       return;
     }
     auto real = disk_.real_path(r.path);

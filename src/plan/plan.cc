@@ -384,7 +384,21 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     for (const auto& [name, value] : facts.user_limits)
       if (value > 1) plan.namespace_limits.push_back({name, value / 2});
   plan.own_session = !facts.controlling_terminal || plan.terminal_relayed;
-  if (!plan.user_namespace) plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
+  if (!plan.user_namespace) {
+    plan.private_dir = facts.state_dir + "/sessions/" + facts.session_id;
+    for (const auto& op : plan.mounts.ops) {
+      const bool grant = op.kind == MountKind::kBindReadOnly ||
+                         op.kind == MountKind::kBindReadWrite || op.kind == MountKind::kSymlink;
+      // Beneath a path already linked, the link leads there anyway.
+      const bool beneath_link =
+          std::any_of(plan.home_links.begin(), plan.home_links.end(),
+                      [&](const auto& l) { return path_is_within(op.target, l.second); });
+      if (grant && op.target != facts.home && path_is_within(op.target, facts.home) &&
+          !op.where.file.empty() && !beneath_link)
+        plan.home_links.push_back(
+            {plan.private_dir + "/home" + op.target.substr(facts.home.size()), op.target});
+    }
+  }
   check_journal_placement(plan, req, journal_dir, errors);
   // Reached through a link, the directory is where the link leads: that is
   // what the jail could write.

@@ -50,6 +50,10 @@ struct Plan {
   // Without a user namespace there is no tmpfs: a private home and /tmp are
   // directories under this session directory instead (created by the caller).
   std::string private_dir;
+  // There, what the profile grants under the real home is reached through
+  // links the caller makes in the private one: (link, where it leads), as
+  // ~/.claude -> /home/u/.claude. Landlock still decides what may be done.
+  std::vector<std::pair<std::string, std::string>> home_links;
   std::uint32_t uid = 0, gid = 0;  // mapped to themselves inside
   std::string hostname = "agentjail";
   std::vector<std::string> argv;

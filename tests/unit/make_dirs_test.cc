@@ -64,7 +64,13 @@ TEST_CASE("removing a session's private directory never follows a link out of it
   const std::string victim = outside.path + "/keep";
   REQUIRE(std::system(("echo data > '" + victim + "'").c_str()) == 0);
   const std::string dir = state.path + "/session";
-  REQUIRE(create_private_dir(dir));
+  // The links the plan asks for (a grant under the real home), deep ones
+  // with the directories on their way.
+  REQUIRE(create_private_dir(
+      dir, {{dir + "/home/.claude", outside.path}, {dir + "/home/.config/gh", outside.path}}));
+  char target[4096] = {};
+  REQUIRE(::readlink((dir + "/home/.config/gh").c_str(), target, sizeof target - 1) > 0);
+  CHECK(std::string(target) == outside.path);
   const std::string home = dir + "/home";
   REQUIRE(std::system(("mkdir -p '" + home + "/a/b' && echo x > '" + home + "/a/b/f' && ln -s '" +
                        outside.path + "' '" + home + "/link' && ln -s '" + outside.path + "' '" +

@@ -242,6 +242,28 @@ TEST_CASE("a top-level symlink is recreated, not followed") {
   REQUIRE(r.plan);
   auto d = describe(*r.plan);
   CHECK(index_of(d, "symlink '/bin' -> 'usr/bin'") < d.size());
+  CHECK(index_of(d, "ro-bind '/usr/bin'") == d.size());  // /usr brings it in
+}
+
+TEST_CASE("a granted symlink whose target no bind brings in gets its target bound too") {
+  FakeDisk d = disk();
+  for (const char* dir : {"/srv", "/srv/dot", "/srv/dot/claude"})
+    d.kinds[dir] = FileKind::kDirectory;
+  d.kinds["/home/u/.claude"] = FileKind::kSymlink;
+  d.links["/home/u/.claude"] = "/srv/dot/claude";
+  d.real["/home/u/.claude"] = "/srv/dot/claude";
+  // A link in the workspace leading out of it is refused, as ever.
+  d.kinds["/home/u/proj/out"] = FileKind::kSymlink;
+  d.links["/home/u/proj/out"] = "/srv/dot";
+  d.real["/home/u/proj/out"] = "/srv/dot";
+  PlanResult r = plan_with(policy({at("~/.claude", 9)}), d);
+  REQUIRE(r.plan);
+  auto ops = describe(*r.plan);
+  CHECK(index_of(ops, "symlink '/home/u/.claude' -> '/srv/dot/claude'") < ops.size());
+  CHECK(std::any_of(ops.begin(), ops.end(),
+                    [](const std::string& o) { return o.starts_with("bind '/srv/dot/claude'"); }));
+  PlanResult bad = plan_with(policy({at("${WORKSPACE}/out", 9)}), d);
+  CHECK_FALSE(bad.plan);
 }
 
 TEST_CASE("a hide under a private tmpfs needs no mount; one under a bind gets one") {
