@@ -339,13 +339,13 @@ int supervisor_gone_signal() noexcept { return SIGRTMAX; }
       int status = 0;
       pid_t pid;
       // With a terminal of the jail's own, ^Z stops the command only: said,
-      // so that agentjail stops too (and the user gets the shell back).
-      // Only SIGTSTP: a command stopped by its own terminal's job control
-      // (SIGTTIN) or by a sibling (SIGSTOP) does not stop the supervision.
+      // so that agentjail stops too and the user gets the shell back. So is
+      // any other stop (SIGSTOP, SIGTTIN): the user's terminal, raw for the
+      // relay, would otherwise stay with a command that reads no more.
       const int stops = spec.terminal_slave >= 0 ? WUNTRACED : 0;
       while ((pid = ::waitpid(-1, &status, WNOHANG | stops)) > 0) {
         if (WIFSTOPPED(status)) {
-          if (pid == command && WSTOPSIG(status) == SIGTSTP)
+          if (pid == command)
             send_report(spec.status_fd, {ReportType::kStopped, ChildStage::kExec, 0, 0, status});
           continue;
         }

@@ -219,11 +219,11 @@ class Loop {
     }
   }
 
-  // ^Z on the jail's own terminal stopped the command: the rest of the
-  // session stops with it, the user's terminal gets its settings back, and
-  // agentjail stops as a job does (SIGTSTP: not in an orphaned process
-  // group, where nobody could continue it). Whoever continues us (fg, bg)
-  // continues the session.
+  // The command stopped (^Z on the jail's own terminal, or any stop signal):
+  // the rest of the session stops with it, the user's terminal gets its
+  // settings back, and agentjail stops as a job does (SIGTSTP: not in an
+  // orphaned process group, where nobody could continue it). Whoever
+  // continues us (fg, bg) continues the session.
   void stop_with_command() {
     if (!job_control_above()) {
       // Nobody could continue us (an orphaned process group: no shell with

@@ -91,7 +91,13 @@ bool TerminalRelay::foreground() const {
 void TerminalRelay::on_ready() {
   // Level-triggered: what is ready is found by trying, without blocking.
   struct epoll_event ev[4];
-  ::epoll_wait(epoll_.get(), ev, 4, 0);
+  const int n = ::epoll_wait(epoll_.get(), ev, 4, 0);
+  // A hung-up terminal reports EPOLLHUP whatever is asked for, until it is
+  // unwatched: found here, not by a read or write that may not come.
+  for (int i = 0; i < n; ++i)
+    if ((ev[i].events & (EPOLLHUP | EPOLLERR)) && ev[i].data.fd != master_.get() &&
+        ev[i].data.fd != poll_timer_.get())
+      terminal_gone();
   std::uint64_t ticks;
   if (::read(poll_timer_.get(), &ticks, sizeof ticks) > 0) {
     // In the background no SIGWINCH reaches us: the size is looked at too.
@@ -149,7 +155,7 @@ void TerminalRelay::update_interest() {
 
 void TerminalRelay::set_input(bool on) { input_on_ = on && relay_input_ && terminal_ok_; }
 
-// A hung-up terminal reports EPOLLHUP whatever we ask for: unwatched.
+// The user's terminal hung up: unwatched, and the output has nowhere to go.
 void TerminalRelay::terminal_gone() {
   if (!terminal_ok_) return;
   terminal_ok_ = false;

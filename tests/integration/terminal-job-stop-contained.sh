@@ -5,9 +5,11 @@
 # sends SIGTTIN to the whole job. The supervisor (and the init) ignore it, so
 # the session stays supervised: --timeout still ends it, the command's
 # escaped child included. Run in a pseudo terminal under `bash -m` (job
-# control), as a user's shell would. The same with the jail on a terminal of
-# its own (the default): there the command's reading from the background of
-# its own terminal stops it alone (SIGTTIN), and the supervision goes on.
+# control), as a user's shell would. With the jail on a terminal of its own
+# (the default), the command's reading from the background of that terminal
+# stops it (SIGTTIN), and agentjail stops with it, giving the user's shell
+# the terminal back (as a job stopped for terminal input would); when the
+# shell leaves, the stopped job gets the kernel's SIGHUP and the session ends.
 source "$(dirname "$0")/lib.sh"
 aj_setup
 require_userns
@@ -44,12 +46,19 @@ for mode in --share-terminal relayed; do
   q=$(printf "'%s' " "${JAIL_ARGV[@]}")
   capture as_user python3 "$PTY" job "$q; echo AGENTJAIL-RETURNED:\$?"
   check_capture "$mode: the command gave the foreground to a group of its own" out_has FOREGROUND:GIVEN
-  check_capture "$mode: the job was not stopped: --timeout ended the session (status 124)" \
-    out_has AGENTJAIL-RETURNED:124
   check "$mode: the child in its own group had run (it wrote marks)" [ -s "$WS/alive.log" ]
-  check "$mode: journal: the session ended by the wall-clock limit" \
-    python3 -c 'import json,sys
+  if [ "$mode" = --share-terminal ]; then
+    check_capture "$mode: the job was not stopped: --timeout ended the session (status 124)" \
+      out_has AGENTJAIL-RETURNED:124
+    check "$mode: journal: the session ended by the wall-clock limit" \
+      python3 -c 'import json,sys
 ev=[json.loads(l) for l in open(sys.argv[1])]
 sys.exit(0 if any(e.get("event")=="limit" and e.get("limit")=="wall_time" for e in ev) and ev[-1].get("event")=="session.end" and ev[-1].get("timed_out") is True else 1)' "$J"
+  else
+    check_capture "$mode: the job stopped and the shell got the terminal back" out_has Stopped
+    check_capture "$mode: ...with the status of a stopped job (148)" out_has AGENTJAIL-RETURNED:148
+    check "$mode: the shell gone, the stopped session ended (session.end in the journal)" \
+      wait_until 20 grep -q '"event":"session.end"' "$J"
+  fi
 done
 finish

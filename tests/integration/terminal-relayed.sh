@@ -90,6 +90,35 @@ inside=$(printf '%s\n' "$OUT" | sed -n 's/^INSIDE-TTY://p' | head -n1)
 check_capture "the jail's terminal ($inside) is not the user's ($outside)" \
   sh -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]' sh "$inside" "$outside"
 
+# A command that stops itself with SIGSTOP (not ^Z) stops agentjail too:
+# the shell gets the terminal back, not left raw with a stopped command; fg
+# resumes it.
+jail_argv -q --journal off -- sh -c 'kill -STOP $$; echo RESUMED-$((6*7))'
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "$q" '?Stopped' 'echo SHELL-BACK-$((6*7))\n' 'fg\n' '?RESUMED-42'
+check_capture "SIGSTOP of the command: the shell got the terminal back" out_has SHELL-BACK-42
+check_capture "...and fg resumed the command" out_has RESUMED-42
+
+# The user's terminal hangs up under a session that ignores SIGHUP: the
+# supervisor does not spin on the dead terminal meanwhile (it used ~100 %
+# of a CPU until the escalation killed the session).
+hup_token=hup-$(unique_token)
+jail_argv -q --journal off -- sh -c "trap \"\" HUP; sleep 30; echo $hup_token"
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+as_user python3 "$PTY" type "$q" '' >/dev/null 2>&1
+sup=$(ps -eww -o pid=,args= | awk -v t="$hup_token" 'index($0, t) && $2 ~ /agentjail$/ {print $1; exit}')
+if [ -n "$sup" ] && [ -r "/proc/$sup/stat" ]; then
+  ticks() { awk '{print $14 + $15}' "/proc/$1/stat" 2>/dev/null || echo 0; }
+  t0=$(ticks "$sup")
+  sleep 1
+  t1=$(ticks "$sup")
+  OUT="supervisor CPU over 1 s after the hang-up: $((t1 - t0)) ticks" ERR="" RC=0
+  check_capture "after the terminal's hang-up the supervisor is idle (< 20 ticks in 1 s)" \
+    int_le $((t1 - t0)) 19
+else
+  note "the session had already ended when looked at: nothing to measure"
+fi
+
 # No shell with job control above agentjail (script(1) runs it from a plain
 # sh: an orphaned process group, which nobody could continue): a command
 # that stops itself is continued, as the kernel drops a ^Z typed there, and
