@@ -426,7 +426,11 @@ int run_once(const CliOptions& o, RunState& st, int* userns_refused) {
       AccessDecision d = check_open(plan, path, write);
       return d.allowed ? std::string() : d.rule + "\t" + d.reason;
     });
-  CallerStdio stdio(terminal);  // before the relay makes the terminal raw
+  // The terminal's settings and foreground are given back only where the
+  // command could change them (sharing it) and nobody else of the job could
+  // have since (not in a pipeline: a password prompt's echo off would be
+  // undone under it). The relay restores its own raw mode.
+  CallerStdio stdio(plan.terminal_relayed || st.terminal.job_shared ? -1 : terminal);
   std::unique_ptr<TerminalRelay> relay;
   if (plan.terminal_relayed && st.terminal.pty) {
     relay = std::make_unique<TerminalRelay>(

@@ -13,11 +13,17 @@ namespace aj {
 struct JailTerminal {
   std::optional<PtyPair> pty;  // made: the jail gets a terminal of its own
   unsigned stdio = 0;          // bit N: descriptor N is the controlling terminal
+  // agentjail is one of several programs of its job (a pipeline): the
+  // terminal is theirs too, so it is neither made raw nor, at the end,
+  // given back settings another of them may have set since.
+  bool job_shared = false;
 };
 
-// Nothing without a controlling terminal, with --share-terminal or --dry-run.
-// A pair that cannot be made is warned about: the jail then shares the
-// caller's terminal, under the terminal guard (supervise/terminal_guard.h).
+// Nothing without a controlling terminal, with --share-terminal or --dry-run,
+// or in a pipeline (job_shared: the relay's raw mode would be forced on the
+// others, a password prompt's among them). A pair that cannot be made is
+// warned about. Without a pair the jail shares the caller's terminal, under
+// the terminal guard (supervise/terminal_guard.h).
 JailTerminal make_jail_terminal(const CliOptions& o);
 
 }  // namespace aj

@@ -90,6 +90,24 @@ inside=$(printf '%s\n' "$OUT" | sed -n 's/^INSIDE-TTY://p' | head -n1)
 check_capture "the jail's terminal ($inside) is not the user's ($outside)" \
   sh -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]' sh "$inside" "$outside"
 
+# In a pipeline the terminal is the other programs' too: the jail shares it
+# (no raw mode forced on a password prompt after it), and nothing is given
+# back over the settings the prompt set (its echo off stays off while it
+# reads; the shell's terminal is sane afterwards).
+cat >"$WS/.probe/pwprompt.py" <<'PY'
+import getpass
+print("PROMPT-GOT:" + getpass.getpass("password: "))
+PY
+chmod a+r "$WS/.probe/pwprompt.py"
+jail_argv -q --journal off -- sleep 2
+q=$(printf "'%s' " "${JAIL_ARGV[@]}")
+capture as_user python3 "$PTY" type "$q | python3 '$WS/.probe/pwprompt.py'" '?password:' '' \
+  "pw-$token\n" '?PROMPT-GOT' 'stty -a | tr " " "\n" | grep -x -- "-\{0,1\}\(echo\|icanon\)" | sed "s/^/TTY:/"\n' '?TTY:'
+check_capture "pipeline: the prompt after the jail read the password" out_has "PROMPT-GOT:pw-$token"
+check_capture "...which was not echoed" out_lacks "password: pw-$token"
+check_capture "...and the terminal is sane afterwards (echo, icanon)" \
+  sh -c 'printf "%s\n" "$1" | grep -qx TTY:echo && printf "%s\n" "$1" | grep -qx TTY:icanon' sh "$OUT"
+
 # A command that stops itself with SIGSTOP (not ^Z) stops agentjail too:
 # the shell gets the terminal back, not left raw with a stopped command; fg
 # resumes it.
