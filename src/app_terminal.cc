@@ -9,6 +9,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 #include "base/log.h"
 #include "base/unique_fd.h"
@@ -23,29 +24,40 @@ bool is_pipe(int fd) {
   return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-// Another process in our process group (a shell puts a pipeline's programs
-// in one). Its members are placed there before they run, so the others are
-// found even when they start after us.
+// A process's parent and process group, from /proc/PID/stat.
+bool parent_and_group(pid_t pid, pid_t* parent, pid_t* group) {
+  char path[64];
+  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
+  const auto stat = read_file(path);
+  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
+  const std::size_t close = stat ? stat->rfind(')') : std::string::npos;
+  char state = 0;
+  int ppid = 0, pgrp = 0;
+  if (close == std::string::npos ||
+      std::sscanf(stat->c_str() + close + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
+    return false;
+  *parent = ppid;
+  *group = pgrp;
+  return true;
+}
+
+// Another process in our process group but our own ancestors (a script
+// without job control that runs us waits, and stays in the group): a shell
+// puts a pipeline's programs in one. They are placed there before they run,
+// so the others are found even when they start after us.
 bool others_in_process_group() {
-  const pid_t group = ::getpgrp(), self = ::getpid();
+  const pid_t group = ::getpgrp();
+  std::set<pid_t> ours = {::getpid()};
+  for (pid_t p = ::getppid(), parent, g; p > 1 && ours.insert(p).second;)
+    p = parent_and_group(p, &parent, &g) ? parent : 0;
   DIR* dir = ::opendir("/proc");
   if (!dir) return false;
   bool found = false;
   while (const struct dirent* e = ::readdir(dir)) {
     if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
     const pid_t pid = static_cast<pid_t>(std::atoi(e->d_name));
-    if (pid == self) continue;
-    char path[64];
-    std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    const auto stat = read_file(path);
-    if (!stat) continue;
-    // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-    const std::size_t close = stat->rfind(')');
-    int ppid = 0, pgrp = 0;
-    char state = 0;
-    if (close != std::string::npos &&
-        std::sscanf(stat->c_str() + close + 1, " %c %d %d", &state, &ppid, &pgrp) == 3 &&
-        pgrp == group) {
+    pid_t parent = 0, pgrp = 0;
+    if (!ours.count(pid) && parent_and_group(pid, &parent, &pgrp) && pgrp == group) {
       found = true;
       break;
     }

@@ -155,6 +155,16 @@ PY
   OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
   check_capture "no job control: a command stopping itself 50 times goes on each time" \
     out_has SELF-STOPS:50
+  # A script that runs agentjail waits for it in the same process group:
+  # not a pipeline, the terminal is still relayed.
+  jail_argv -q --journal off -- readlink /proc/self/fd/0
+  printf '#!/bin/sh\n%s\n' "$(printf "'%s' " "${JAIL_ARGV[@]}")" >"$WS/.probe/wrap.sh"
+  chmod a+rx "$WS/.probe/wrap.sh"
+  OUT=$(as_user script -qec "sh '$WS/.probe/wrap.sh'; echo OUTER:\$(tty)" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
+  inner=$(printf '%s\n' "$OUT" | grep '^/dev/' | head -n1)
+  outer=$(printf '%s\n' "$OUT" | sed -n 's/^OUTER://p')
+  check_capture "run by a script: the jail's terminal ($inner) is its own, not the script's ($outer)" \
+    sh -c '[ -n "$1" ] && [ -n "$2" ] && [ "$1" != "$2" ]' sh "$inner" "$outer"
   jail_argv -q --journal off --timeout 2s -- python3 "$WS/.probe/selfstop.py" 0
   OUT=$(as_user script -qec "${JAIL_ARGV[*]}; echo RC:\$?" /dev/null </dev/null 2>&1 | tr -d '\r' | sed 's/^\^@//')
   check_capture "no job control: one stopping itself without end is ended by --timeout (124)" \
