@@ -181,6 +181,16 @@ class Planner {
     return found;
   }
 
+  // Whether a hide, or a request the jail makes of its own (a tmpfs), lies
+  // at or within path.
+  bool holds_hidden_or_own(const std::string& path) const {
+    for (const auto& [p, r] : winners_)
+      if ((r.category == Category::kHide && path_is_within(p, path)) ||
+          (r.category == Category::kTmpfs && p == path))
+        return true;
+    return false;
+  }
+
   // A hide request that path lies within, or nullptr.
   const std::string* hidden_holding(const std::string& path) const {
     for (const auto& [p, r] : winners_)
@@ -217,9 +227,12 @@ class Planner {
       // Where it leads is granted too, unless a bind already brings it in
       // (/usr for /bin): a grant of ~/.claude kept as a link to a dotfiles
       // checkout would otherwise dangle inside. The checks of any bind hold
-      // (not out of the workspace, not to a hidden path).
+      // (not out of the workspace, not to a hidden path); and not where a
+      // path the jail hides lies within, or a path the jail makes of its own
+      // (a link to the home, which holds ~/.ssh): the link then leads to
+      // the jail's own, as before.
       auto real = disk_.real_path(r.path);
-      if (real && !covered_by_bind(*real) && may_bind(r, *real))
+      if (real && !covered_by_bind(*real) && !holds_hidden_or_own(*real) && may_bind(r, *real))
         out.push_back({mk, *real, *real, r.where, 0, false});
       return;
     }

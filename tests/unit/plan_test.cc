@@ -264,6 +264,17 @@ TEST_CASE("a granted symlink whose target no bind brings in gets its target boun
                     [](const std::string& o) { return o.starts_with("bind '/srv/dot/claude'"); }));
   PlanResult bad = plan_with(policy({at("${WORKSPACE}/out", 9)}), d);
   CHECK_FALSE(bad.plan);
+  // A link to the home (a tmpfs of the jail's, holding the hidden ~/.ssh) is
+  // only recreated: binding the real home would bring ~/.ssh in.
+  d.kinds["/srv/homelink"] = FileKind::kSymlink;
+  d.links["/srv/homelink"] = "/home/u";
+  d.real["/srv/homelink"] = "/home/u";
+  PlanResult home = plan_with(policy({at("/srv/homelink", 9)}), d);
+  REQUIRE(home.plan);
+  auto hops = describe(*home.plan);
+  CHECK(index_of(hops, "symlink '/srv/homelink' -> '/home/u'") < hops.size());
+  CHECK_FALSE(std::any_of(hops.begin(), hops.end(),
+                          [](const std::string& o) { return o.starts_with("bind '/home/u'"); }));
 }
 
 TEST_CASE("a hide under a private tmpfs needs no mount; one under a bind gets one") {
