@@ -10,10 +10,12 @@
 namespace aj::log {
 namespace {
 Level g_level = Level::kNormal;
-}
+bool g_raw_terminal = false;
+}  // namespace
 
 void set_level(Level l) { g_level = l; }
 Level level() { return g_level; }
+void set_raw_terminal(bool raw) { g_raw_terminal = raw; }
 
 std::string terminal_safe_lines(std::string_view text) {
   std::string out;
@@ -31,6 +33,8 @@ std::string terminal_safe_lines(std::string_view text) {
 void write_line(std::string_view line) {
   std::string out = "agentjail: ";
   out.append(terminal_safe(line));
+  // A raw terminal (the relay's) does not return the carriage by itself.
+  if (g_raw_terminal) out.push_back('\r');
   out.push_back('\n');
   // One write so concurrent writers do not interleave within a line.
   ssize_t rc = ::write(STDERR_FILENO, out.data(), out.size());

@@ -14,6 +14,9 @@ void set_level(Level level);
 Level level();
 
 void write_line(std::string_view line);
+// While the user's terminal is raw (supervise/terminal_relay.h), lines end
+// in "\r\n", or each would start where the last one ended.
+void set_raw_terminal(bool raw);
 
 // Text of several lines with each line made terminal_safe (base/utf8.h);
 // each '\n' stays a line break.

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 
+#include "base/log.h"
+
 namespace aj {
 namespace {
 
@@ -161,6 +163,7 @@ void TerminalRelay::terminal_gone() {
   terminal_ok_ = false;
   input_on_ = false;
   raw_ = false;  // nothing to restore on a terminal that is gone
+  log::set_raw_terminal(false);
   for (int fd : {out_.get(), in_.get()})
     if (fd >= 0) ::epoll_ctl(epoll_.get(), EPOLL_CTL_DEL, fd, nullptr);
   to_user_.clear();
@@ -175,6 +178,7 @@ void TerminalRelay::resume() {
       raw.c_cc[VMIN] = 1;
       raw.c_cc[VTIME] = 0;
       raw_ = ::tcsetattr(out_.get(), TCSADRAIN, &raw) == 0;
+      log::set_raw_terminal(raw_);
     }
     set_input(true);
   } else {
@@ -201,6 +205,7 @@ void TerminalRelay::suspend() {
   if (poll_timer_) poll_foreground(false);
   if (raw_) ::tcsetattr(out_.get(), TCSADRAIN, &saved_);
   raw_ = false;
+  log::set_raw_terminal(false);
   if (epoll_) update_interest();
 }
 
