@@ -181,6 +181,17 @@ class Planner {
     return found;
   }
 
+  // Whether the link at `path`, reading `text`, names `real` itself: its
+  // target, made absolute, is already where the link leads (no link on the
+  // way).
+  static bool leads_there_at_once(const std::string& path, const std::string& text,
+                                  const std::string& real) {
+    const std::size_t slash = path.rfind('/');
+    const std::string dir = slash == 0 ? "/" : path.substr(0, slash);
+    const std::string target = text.starts_with("/") ? text : dir + "/" + text;
+    return normalize_path(target) == real;
+  }
+
   // Whether a hide, or a request the jail makes of its own (a tmpfs), lies
   // at or within path.
   bool holds_hidden_or_own(const std::string& path) const {
@@ -230,9 +241,12 @@ class Planner {
       // (not out of the workspace, not to a hidden path); and not where a
       // path the jail hides lies within, or a path the jail makes of its own
       // (a link to the home, which holds ~/.ssh): the link then leads to
-      // the jail's own, as before.
+      // the jail's own, as before. Only a link that leads there at once:
+      // one whose target goes through another link (one a session or a
+      // cloned project planted in a writable path) is not followed.
       auto real = disk_.real_path(r.path);
-      if (real && !covered_by_bind(*real) && !holds_hidden_or_own(*real) && may_bind(r, *real))
+      if (link && real && leads_there_at_once(r.path, *link, *real) && !covered_by_bind(*real) &&
+          !holds_hidden_or_own(*real) && may_bind(r, *real))
         out.push_back({mk, *real, *real, r.where, 0, false});
       return;
     }

@@ -264,6 +264,22 @@ TEST_CASE("a granted symlink whose target no bind brings in gets its target boun
                     [](const std::string& o) { return o.starts_with("bind '/srv/dot/claude'"); }));
   PlanResult bad = plan_with(policy({at("${WORKSPACE}/out", 9)}), d);
   CHECK_FALSE(bad.plan);
+  // A link whose target goes through another link (planted in the
+  // workspace: proj/.cache -> /srv/outside) is only recreated: the chain's
+  // end is nowhere the profile meant (round 19, high).
+  d.kinds["/srv/outside"] = FileKind::kDirectory;
+  d.kinds["/home/u/proj/.cache"] = FileKind::kSymlink;
+  d.links["/home/u/proj/.cache"] = "/srv/outside";
+  d.real["/home/u/proj/.cache"] = "/srv/outside";
+  d.kinds["/home/u/cache"] = FileKind::kSymlink;
+  d.links["/home/u/cache"] = "/home/u/proj/.cache";
+  d.real["/home/u/cache"] = "/srv/outside";
+  PlanResult chain = plan_with(policy({at("~/cache", 9)}), d);
+  REQUIRE(chain.plan);
+  auto cops = describe(*chain.plan);
+  CHECK(index_of(cops, "symlink '/home/u/cache' -> '/home/u/proj/.cache'") < cops.size());
+  CHECK_FALSE(std::any_of(cops.begin(), cops.end(),
+                          [](const std::string& o) { return o.find("/srv/outside") != o.npos; }));
   // A link to the home (a tmpfs of the jail's, holding the hidden ~/.ssh) is
   // only recreated: binding the real home would bring ~/.ssh in.
   d.kinds["/srv/homelink"] = FileKind::kSymlink;
