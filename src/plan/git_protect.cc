@@ -1,6 +1,8 @@
 #include "plan/git_protect.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -107,19 +109,25 @@ std::vector<std::string> submodule_dirs_under(const Disk& disk, const std::strin
   return found;
 }
 
-// The git directories of the submodule checkouts the top's .gitmodules names
-// whose .git is a directory of their own (a repository already in the tree
-// when `git submodule add` registered it): `git status` at the top runs git
-// in each, with its config and hooks.
+// The git directories of the submodule checkouts whose .git is a directory
+// of their own (a repository already in the tree when `git submodule add`
+// registered it), named by the top's .gitmodules or by a gitlink in its
+// index (.gitmodules is a file of the workspace, emptied as easily as
+// written): `git status` at the top runs git in each, with its config and
+// hooks.
 std::vector<std::string> embedded_submodule_dirs(const Disk& disk, const std::string& top) {
+  std::vector<std::string> paths;
+  if (const auto text = disk.read_text(top + "/.gitmodules", 256 * 1024))
+    for (const auto& e : git_config_entries(*text))
+      if (e.section == "submodule" && e.key == "path") paths.push_back(e.value);
+  if (const auto index = disk.read_text(top + "/.git/index", 64 * 1024 * 1024))
+    for (std::string& p : index_gitlinks(*index)) paths.push_back(std::move(p));
   std::vector<std::string> found;
-  const auto text = disk.read_text(top + "/.gitmodules", 256 * 1024);
-  if (!text) return found;
-  for (const auto& e : git_config_entries(*text)) {
-    if (e.section != "submodule" || e.key != "path" || e.value.empty() || e.value[0] == '/')
-      continue;
-    const std::string dir = normalize_path(top + "/" + e.value + "/.git");
+  for (const std::string& p : paths) {
+    if (p.empty() || p[0] == '/') continue;
+    const std::string dir = normalize_path(top + "/" + p + "/.git");
     if (dir == top + "/.git" || !path_is_within(dir, top)) continue;
+    if (std::find(found.begin(), found.end(), dir) != found.end()) continue;
     if (disk.kind(dir) == FileKind::kDirectory && found.size() < kMaxGitDirs) found.push_back(dir);
   }
   return found;
@@ -622,6 +630,35 @@ GitProtection protect_git_metadata(const std::vector<ExpandedPath>& read_only, c
     }
   }
   return protect.take();
+}
+
+std::vector<std::string> index_gitlinks(const std::string& index) {
+  std::vector<std::string> out;
+  auto be32 = [&index](std::size_t at) {
+    return (std::uint32_t{static_cast<unsigned char>(index[at])} << 24) |
+           (std::uint32_t{static_cast<unsigned char>(index[at + 1])} << 16) |
+           (std::uint32_t{static_cast<unsigned char>(index[at + 2])} << 8) |
+           std::uint32_t{static_cast<unsigned char>(index[at + 3])};
+  };
+  if (index.size() < 12 || index.compare(0, 4, "DIRC") != 0) return out;
+  const std::uint32_t version = be32(4), count = be32(8);
+  if (version != 2 && version != 3) return out;
+  // Each entry: 40 bytes of stat data (mode at 24), a 20-byte object id,
+  // 2 bytes of flags (0x4000: 2 more in version 3), the NUL-ended path,
+  // padded with NULs to a multiple of 8.
+  std::size_t at = 12;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    if (at + 62 > index.size()) break;
+    const std::uint32_t mode = be32(at + 24);
+    const unsigned flags = (static_cast<unsigned char>(index[at + 60]) << 8) |
+                           static_cast<unsigned char>(index[at + 61]);
+    const std::size_t name_at = at + 62 + ((version == 3 && (flags & 0x4000)) ? 2 : 0);
+    const std::size_t end = index.find('\0', name_at);
+    if (end == std::string::npos) break;
+    if ((mode & 0170000) == 0160000) out.push_back(index.substr(name_at, end - name_at));
+    at += ((end + 1 - at) + 7) / 8 * 8;  // 1 to 8 NULs after the path
+  }
+  return out;
 }
 
 std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir) {

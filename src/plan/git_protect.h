@@ -79,6 +79,11 @@ std::vector<std::string> git_code_settings(const std::string& config);
 // included), found by their HEAD.
 std::vector<std::string> submodule_git_dirs(const Disk& disk, const std::string& git_dir);
 
+// The paths of the gitlinks (submodule entries, mode 160000) in the bytes of
+// a git index, versions 2 and 3 (empty for anything else): what `git status`
+// recurses into, whatever .gitmodules says.
+std::vector<std::string> index_gitlinks(const std::string& index);
+
 // Whether path names a git config file: config or config.worktree in a git
 // directory, or a file named .gitconfig*.
 bool looks_like_git_config(const std::string& path);

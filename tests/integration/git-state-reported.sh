@@ -74,4 +74,20 @@ else
   check_capture "the embedded submodule's config is read-only" out_lacks CONFIG:WRITTEN
 fi
 check "nothing ran the planted command inside" [ ! -e "$marker" ]
+
+# Without .gitmodules (emptied by an earlier session), the gitlink in the
+# index still names the checkout: git status at the top recurses into it.
+as_user git -C "$WS/vendor/emb" config --unset core.fsmonitor >/dev/null 2>&1  # what the last run set
+as_user git -C "$WS/vendor/emb" -c user.name=t -c user.email=t@t.invalid commit -q --allow-empty -m x &&
+  as_user git -C "$WS" add vendor/emb >/dev/null 2>&1 || die "cannot add the gitlink"
+rm -f "$WS/.gitmodules"
+capture jail --journal "$RUN/emb2.jsonl" -- sh -c "git -C vendor/emb config core.fsmonitor 'touch $marker; false' && echo CONFIG:WRITTEN"
+if [ "$AJ_TEST_MODE" = nouserns ]; then
+  OUT=$(changes "$RUN/emb2.jsonl") ERR="" RC=0
+  check_capture "no .gitmodules, no mount namespace: the config change is reported" \
+    out_matches "^CHANGED $WS/vendor/emb/.git/config\|changed\|core.fsmonitor"
+else
+  check_capture "no .gitmodules: the gitlink's checkout config is still read-only" \
+    out_lacks CONFIG:WRITTEN
+fi
 finish

@@ -1226,3 +1226,60 @@ TEST_CASE("explain says a cgroup limit is missing only when it is") {
 }
 
 }  // namespace aj
+
+namespace aj {
+namespace {
+
+// One index entry (versions 2 and 3) as git writes it.
+std::string index_entry(std::uint32_t mode, const std::string& path, bool extended) {
+  std::string e(62, '\0');
+  for (int i = 0; i < 4; ++i) e[24 + i] = static_cast<char>((mode >> (24 - 8 * i)) & 0xff);
+  const unsigned flags = (extended ? 0x4000 : 0) | static_cast<unsigned>(path.size() & 0xfff);
+  e[60] = static_cast<char>(flags >> 8);
+  e[61] = static_cast<char>(flags & 0xff);
+  if (extended) e += std::string(2, '\0');
+  e += path;
+  const std::size_t padded = (e.size() + 8) / 8 * 8;  // 1 to 8 NULs
+  e.resize(padded, '\0');
+  return e;
+}
+
+std::string index_of_entries(std::uint32_t version, const std::vector<std::string>& entries) {
+  std::string h = "DIRC";
+  for (std::uint32_t v : {version, static_cast<std::uint32_t>(entries.size())})
+    for (int i = 0; i < 4; ++i) h += static_cast<char>((v >> (24 - 8 * i)) & 0xff);
+  for (const auto& e : entries) h += e;
+  return h;
+}
+
+}  // namespace
+
+TEST_CASE("the gitlinks of a git index are found, in versions 2 and 3") {
+  const std::string v2 = index_of_entries(
+      2, {index_entry(0100644, "a.txt", false), index_entry(0160000, "vendor/emb", false),
+          index_entry(0120000, "link", false), index_entry(0160000, "other1234", false)});
+  CHECK(index_gitlinks(v2) == std::vector<std::string>{"vendor/emb", "other1234"});
+  const std::string v3 = index_of_entries(
+      3, {index_entry(0100755, "run.sh", true), index_entry(0160000, "sub", true)});
+  CHECK(index_gitlinks(v3) == std::vector<std::string>{"sub"});
+  // Version 4, another signature, a cut entry: nothing (never a wrong path).
+  CHECK(index_gitlinks(index_of_entries(4, {index_entry(0160000, "sub", false)})).empty());
+  CHECK(index_gitlinks("XXXX" + v2.substr(4)).empty());
+  CHECK(index_gitlinks(v2.substr(0, 40)).empty());
+}
+
+TEST_CASE("a gitlink in the index protects its checkout's .git even without .gitmodules") {
+  FakeDisk d = disk();
+  d.texts["/home/u/proj/.git/index"] =
+      index_of_entries(2, {index_entry(0160000, "lib/emb", false)});
+  d.kinds["/home/u/proj/.git/index"] = FileKind::kFile;
+  for (const char* dir : {"/home/u/proj/lib", "/home/u/proj/lib/emb", "/home/u/proj/lib/emb/.git"})
+    d.kinds[dir] = FileKind::kDirectory;
+  d.kinds["/home/u/proj/lib/emb/.git/config"] = FileKind::kFile;
+  PlanResult r = plan_with(policy(), d);
+  REQUIRE(r.plan);
+  auto ops = describe(*r.plan);
+  CHECK(index_of(ops, "ro-bind '/home/u/proj/lib/emb/.git/config'") < ops.size());
+}
+
+}  // namespace aj
