@@ -400,22 +400,6 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     }
   }
   check_journal_placement(plan, req, journal_dir, errors);
-  // Without a user namespace the session's private directory lives in the
-  // state directory: one inside a writable grant could be replaced by a link
-  // (by an earlier session), and the next private home made where it leads.
-  if (!plan.user_namespace && errors.empty()) {
-    const std::string sessions = facts.state_dir + "/sessions";
-    std::vector<std::string> writable = {req.workspace};
-    for (const auto& p : req.read_write) writable.push_back(p.path);
-    for (const auto& w : writable)
-      if (!w.empty() && path_is_within(sessions, w)) {
-        errors.push_back(fmt::format(
-            "without a user namespace the session directory '{}' would be inside the writable "
-            "'{}': set XDG_STATE_HOME outside it",
-            sessions, w));
-        break;
-      }
-  }
   // Reached through a link, the directory is where the link leads: that is
   // what the jail could write.
   if (errors.empty() && !journal_dir.empty())

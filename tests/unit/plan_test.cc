@@ -1283,24 +1283,3 @@ TEST_CASE("a gitlink in the index protects its checkout's .git even without .git
 }
 
 }  // namespace aj
-
-namespace aj {
-
-TEST_CASE("without user namespaces the session directory may not lie in a writable grant") {
-  for (bool inside : {false, true}) {
-    CAPTURE(inside);
-    HostFacts f = facts();
-    if (inside) f.state_dir = "/home/u/proj/.state/agentjail";
-    PlanInputs in;
-    in.argv = {"sh"};
-    in.user_namespace = false;
-    in.journal_target = "/var/log/aj.jsonl";  // the journal elsewhere
-    PlanResult r = build_plan(policy(), f, disk(), in);
-    const bool refused = std::any_of(r.errors.begin(), r.errors.end(), [](const std::string& e) {
-      return e.find("session directory") != std::string::npos;
-    });
-    CHECK(refused == inside);
-  }
-}
-
-}  // namespace aj
