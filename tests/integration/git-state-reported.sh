@@ -60,19 +60,25 @@ OUT=$(changes "$RUN/hooks.jsonl") ERR="" RC=0
 check_capture "journal: the hooks directory made there is reported" \
   out_matches "^CHANGED $WS/.git/modules/lib/hooks\|created\|"
 
+# planted_config_held JOURNAL WHAT: after a run that tried to set
+# core.fsmonitor in vendor/emb, the config was read-only, or, with no mount
+# namespace, the change is reported.
+planted_config_held() {
+  if [ "$AJ_TEST_MODE" = nouserns ]; then
+    OUT=$(changes "$1") ERR="" RC=0
+    check_capture "$2, no mount namespace: the config change is reported" \
+      out_matches "^CHANGED $WS/vendor/emb/.git/config\|changed\|core.fsmonitor"
+  else
+    check_capture "$2: the checkout's config is read-only" out_lacks CONFIG:WRITTEN
+  fi
+}
+
 # A registered submodule whose checkout has a .git directory of its own:
 # `git status` at the top runs git there with its config.
 as_user git init -q "$WS/vendor/emb" && printf '[submodule "emb"]\n\tpath = vendor/emb\n' |
   as_user tee "$WS/.gitmodules" >/dev/null || die "cannot make the embedded submodule"
 capture jail --journal "$RUN/emb.jsonl" -- sh -c "git -C vendor/emb config core.fsmonitor 'touch $marker; false' && echo CONFIG:WRITTEN"
-if [ "$AJ_TEST_MODE" = nouserns ]; then
-  # No mount namespace: watched, and reported when the session ends.
-  OUT=$(changes "$RUN/emb.jsonl") ERR="" RC=0
-  check_capture "no mount namespace: the embedded submodule's config change is reported" \
-    out_matches "^CHANGED $WS/vendor/emb/.git/config\|changed\|core.fsmonitor"
-else
-  check_capture "the embedded submodule's config is read-only" out_lacks CONFIG:WRITTEN
-fi
+planted_config_held "$RUN/emb.jsonl" "embedded submodule"
 check "nothing ran the planted command inside" [ ! -e "$marker" ]
 
 # Without .gitmodules (emptied by an earlier session), the gitlink in the
@@ -82,12 +88,5 @@ as_user git -C "$WS/vendor/emb" -c user.name=t -c user.email=t@t.invalid commit 
   as_user git -C "$WS" add vendor/emb >/dev/null 2>&1 || die "cannot add the gitlink"
 rm -f "$WS/.gitmodules"
 capture jail --journal "$RUN/emb2.jsonl" -- sh -c "git -C vendor/emb config core.fsmonitor 'touch $marker; false' && echo CONFIG:WRITTEN"
-if [ "$AJ_TEST_MODE" = nouserns ]; then
-  OUT=$(changes "$RUN/emb2.jsonl") ERR="" RC=0
-  check_capture "no .gitmodules, no mount namespace: the config change is reported" \
-    out_matches "^CHANGED $WS/vendor/emb/.git/config\|changed\|core.fsmonitor"
-else
-  check_capture "no .gitmodules: the gitlink's checkout config is still read-only" \
-    out_lacks CONFIG:WRITTEN
-fi
+planted_config_held "$RUN/emb2.jsonl" "no .gitmodules, the index's gitlink"
 finish

@@ -245,52 +245,60 @@ TEST_CASE("a top-level symlink is recreated, not followed") {
   CHECK(index_of(d, "ro-bind '/usr/bin'") == d.size());  // /usr brings it in
 }
 
+namespace {
+
+// path, a symbolic link reading `text`, that leads to `real`.
+void add_link(FakeDisk& d, const std::string& path, const std::string& text,
+              const std::string& real) {
+  d.kinds[path] = FileKind::kSymlink;
+  d.links[path] = text;
+  d.real[path] = real;
+}
+
+bool any_op_has(const std::vector<std::string>& ops, const std::string& part) {
+  return std::any_of(ops.begin(), ops.end(),
+                     [&](const std::string& o) { return o.find(part) != std::string::npos; });
+}
+
+}  // namespace
+
 TEST_CASE("a granted symlink whose target no bind brings in gets its target bound too") {
   FakeDisk d = disk();
-  for (const char* dir : {"/srv", "/srv/dot", "/srv/dot/claude"})
+  for (const char* dir : {"/srv", "/srv/dot", "/srv/dot/claude", "/srv/outside"})
     d.kinds[dir] = FileKind::kDirectory;
-  d.kinds["/home/u/.claude"] = FileKind::kSymlink;
-  d.links["/home/u/.claude"] = "/srv/dot/claude";
-  d.real["/home/u/.claude"] = "/srv/dot/claude";
+  add_link(d, "/home/u/.claude", "/srv/dot/claude", "/srv/dot/claude");
+  // Planted in the workspace: proj/.cache -> /srv/outside.
+  add_link(d, "/home/u/proj/.cache", "/srv/outside", "/srv/outside");
+  add_link(d, "/home/u/cache", "/home/u/proj/.cache", "/srv/outside");
+  add_link(d, "/srv/homelink", "/home/u", "/home/u");
+  struct Row {
+    const char* grant;
+    const char* recreated;  // the symlink op expected
+    const char* bound;      // a bind of where it leads: expected, or not
+    bool expect_bound;
+  };
+  const Row rows[] = {
+      // A dotfiles link: recreated, and its target bound.
+      {"~/.claude", "symlink '/home/u/.claude' -> '/srv/dot/claude'", "bind '/srv/dot/claude'",
+       true},
+      // A target through another link: the chain's end is nowhere the
+      // profile meant (round 19, high).
+      {"~/cache", "symlink '/home/u/cache' -> '/home/u/proj/.cache'", "/srv/outside", false},
+      // A link to the home (a tmpfs of the jail's, holding the hidden
+      // ~/.ssh): binding the real home would bring ~/.ssh in.
+      {"/srv/homelink", "symlink '/srv/homelink' -> '/home/u'", "bind '/home/u'", false},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.grant);
+    PlanResult r = plan_with(policy({at(row.grant, 9)}), d);
+    REQUIRE(r.plan);
+    auto ops = describe(*r.plan);
+    CHECK(index_of(ops, row.recreated) < ops.size());
+    CHECK(any_op_has(ops, row.bound) == row.expect_bound);
+  }
   // A link in the workspace leading out of it is refused, as ever.
-  d.kinds["/home/u/proj/out"] = FileKind::kSymlink;
-  d.links["/home/u/proj/out"] = "/srv/dot";
-  d.real["/home/u/proj/out"] = "/srv/dot";
-  PlanResult r = plan_with(policy({at("~/.claude", 9)}), d);
-  REQUIRE(r.plan);
-  auto ops = describe(*r.plan);
-  CHECK(index_of(ops, "symlink '/home/u/.claude' -> '/srv/dot/claude'") < ops.size());
-  CHECK(std::any_of(ops.begin(), ops.end(),
-                    [](const std::string& o) { return o.starts_with("bind '/srv/dot/claude'"); }));
-  PlanResult bad = plan_with(policy({at("${WORKSPACE}/out", 9)}), d);
-  CHECK_FALSE(bad.plan);
-  // A link whose target goes through another link (planted in the
-  // workspace: proj/.cache -> /srv/outside) is only recreated: the chain's
-  // end is nowhere the profile meant (round 19, high).
-  d.kinds["/srv/outside"] = FileKind::kDirectory;
-  d.kinds["/home/u/proj/.cache"] = FileKind::kSymlink;
-  d.links["/home/u/proj/.cache"] = "/srv/outside";
-  d.real["/home/u/proj/.cache"] = "/srv/outside";
-  d.kinds["/home/u/cache"] = FileKind::kSymlink;
-  d.links["/home/u/cache"] = "/home/u/proj/.cache";
-  d.real["/home/u/cache"] = "/srv/outside";
-  PlanResult chain = plan_with(policy({at("~/cache", 9)}), d);
-  REQUIRE(chain.plan);
-  auto cops = describe(*chain.plan);
-  CHECK(index_of(cops, "symlink '/home/u/cache' -> '/home/u/proj/.cache'") < cops.size());
-  CHECK_FALSE(std::any_of(cops.begin(), cops.end(),
-                          [](const std::string& o) { return o.find("/srv/outside") != o.npos; }));
-  // A link to the home (a tmpfs of the jail's, holding the hidden ~/.ssh) is
-  // only recreated: binding the real home would bring ~/.ssh in.
-  d.kinds["/srv/homelink"] = FileKind::kSymlink;
-  d.links["/srv/homelink"] = "/home/u";
-  d.real["/srv/homelink"] = "/home/u";
-  PlanResult home = plan_with(policy({at("/srv/homelink", 9)}), d);
-  REQUIRE(home.plan);
-  auto hops = describe(*home.plan);
-  CHECK(index_of(hops, "symlink '/srv/homelink' -> '/home/u'") < hops.size());
-  CHECK_FALSE(std::any_of(hops.begin(), hops.end(),
-                          [](const std::string& o) { return o.starts_with("bind '/home/u'"); }));
+  add_link(d, "/home/u/proj/out", "/srv/dot", "/srv/dot");
+  CHECK_FALSE(plan_with(policy({at("${WORKSPACE}/out", 9)}), d).plan);
 }
 
 TEST_CASE("a hide under a private tmpfs needs no mount; one under a bind gets one") {
