@@ -400,6 +400,30 @@ PlanResult build_plan(const Policy& policy, const HostFacts& facts, const Disk& 
     }
   }
   check_journal_placement(plan, req, journal_dir, errors);
+  // Without a user namespace the session's private directory is made under
+  // the state directory. Where that lies in a writable grant (XDG_STATE_HOME
+  // in the workspace, --rw ~), an earlier session could have put a link on
+  // the way, and the private home would be made where it leads: refused.
+  if (!plan.user_namespace && errors.empty()) {
+    std::vector<std::string> writable = {req.workspace};
+    for (const auto& p : req.read_write) writable.push_back(p.path);
+    const std::string sessions = facts.state_dir + "/sessions";
+    for (std::size_t slash = sessions.find('/', 1);; slash = sessions.find('/', slash + 1)) {
+      const std::string prefix = sessions.substr(0, slash);
+      const bool in_writable =
+          std::any_of(writable.begin(), writable.end(), [&](const std::string& w) {
+            return !w.empty() && prefix != w && path_is_within(prefix, w);
+          });
+      if (in_writable && disk.kind(prefix) == FileKind::kSymlink) {
+        errors.push_back(fmt::format(
+            "without a user namespace the session directory goes through '{}', a symbolic link "
+            "in a writable path (an earlier session could have made it): remove it",
+            prefix));
+        break;
+      }
+      if (slash == std::string::npos) break;
+    }
+  }
   // Reached through a link, the directory is where the link leads: that is
   // what the jail could write.
   if (errors.empty() && !journal_dir.empty())

@@ -1291,3 +1291,36 @@ TEST_CASE("a gitlink in the index protects its checkout's .git even without .git
 }
 
 }  // namespace aj
+
+namespace aj {
+
+TEST_CASE(
+    "without user namespaces the session directory may not go through a link in a writable grant") {
+  struct Row {
+    const char* link;  // a symbolic link on the way, or nullptr
+    bool refused;
+  };
+  const Row rows[] = {
+      {nullptr, false},                                  // the state directory in the workspace
+      {"/home/u/proj/.state/agentjail/sessions", true},  // planted by an earlier session
+      {"/home/u/proj/.state", true},
+  };
+  for (const Row& row : rows) {
+    CAPTURE(row.link ? row.link : "none");
+    HostFacts f = facts();
+    f.state_dir = "/home/u/proj/.state/agentjail";
+    FakeDisk d = disk();
+    if (row.link) d.kinds[row.link] = FileKind::kSymlink;
+    PlanInputs in;
+    in.argv = {"sh"};
+    in.user_namespace = false;
+    in.journal_target = "/var/log/aj.jsonl";  // the journal elsewhere
+    PlanResult r = build_plan(policy(), f, d, in);
+    const bool refused = std::any_of(r.errors.begin(), r.errors.end(), [](const std::string& e) {
+      return e.find("session directory goes through") != std::string::npos;
+    });
+    CHECK(refused == row.refused);
+  }
+}
+
+}  // namespace aj
