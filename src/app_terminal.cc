@@ -1,19 +1,16 @@
 #include "app_terminal.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
 #include <set>
 
 #include "base/log.h"
 #include "base/unique_fd.h"
-#include "sys/read_file.h"
+#include "supervise/target.h"
 
 namespace aj {
 
@@ -24,46 +21,20 @@ bool is_pipe(int fd) {
   return ::fstat(fd, &st) == 0 && (S_ISFIFO(st.st_mode) || S_ISSOCK(st.st_mode));
 }
 
-// A process's parent and process group, from /proc/PID/stat.
-bool parent_and_group(pid_t pid, pid_t* parent, pid_t* group) {
-  char path[64];
-  std::snprintf(path, sizeof path, "/proc/%d/stat", pid);
-  const auto stat = read_file(path);
-  // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses.
-  const std::size_t close = stat ? stat->rfind(')') : std::string::npos;
-  char state = 0;
-  int ppid = 0, pgrp = 0;
-  if (close == std::string::npos ||
-      std::sscanf(stat->c_str() + close + 1, " %c %d %d", &state, &ppid, &pgrp) != 3)
-    return false;
-  *parent = ppid;
-  *group = pgrp;
-  return true;
-}
-
 // Another process in our process group but our own ancestors (a script
 // without job control that runs us waits, and stays in the group): a shell
 // puts a pipeline's programs in one. They are placed there before they run,
 // so the others are found even when they start after us.
 bool others_in_process_group() {
+  const UniqueFd proc(::open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC));
+  if (!proc) return false;
+  std::set<int> ours = {::getpid()};
+  for (int p = ::getppid(); p > 1 && ours.insert(p).second;)
+    p = process_ids_from_proc(proc.get(), p).ppid;
   const pid_t group = ::getpgrp();
-  std::set<pid_t> ours = {::getpid()};
-  for (pid_t p = ::getppid(), parent, g; p > 1 && ours.insert(p).second;)
-    p = parent_and_group(p, &parent, &g) ? parent : 0;
-  DIR* dir = ::opendir("/proc");
-  if (!dir) return false;
-  bool found = false;
-  while (const struct dirent* e = ::readdir(dir)) {
-    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
-    const pid_t pid = static_cast<pid_t>(std::atoi(e->d_name));
-    pid_t parent = 0, pgrp = 0;
-    if (!ours.count(pid) && parent_and_group(pid, &parent, &pgrp) && pgrp == group) {
-      found = true;
-      break;
-    }
-  }
-  ::closedir(dir);
-  return found;
+  for (int pid : listed_processes(proc.get()))
+    if (!ours.count(pid) && process_group_from_proc(proc.get(), pid) == group) return true;
+  return false;
 }
 
 }  // namespace
